@@ -1,0 +1,42 @@
+# tichu-analyze: the two commands of the quick start are `make demo` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install demo test lint bench browser clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## demo: install, then check sample_logs/, build a dataset and an HTML report from it
+demo: install
+	-$(BIN)/tichu-analyze check sample_logs/
+	$(BIN)/tichu-analyze ingest sample_logs/ --out demo-out/dataset
+	$(BIN)/tichu-analyze report demo-out/dataset -o demo-out/report.html
+	@echo "dataset in demo-out/dataset, report in demo-out/report.html"
+
+## test: install (and Chromium for the browser tests), lint, type-check, run every test
+test: install browser
+	$(BIN)/ruff check tichu_analyze tests benchmarks
+	$(BIN)/mypy
+	$(BIN)/pytest -q
+
+## browser: the headless Chromium the report/audit tests open pages in (Debian package)
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
+	  echo "note: Chromium could not be installed; the browser tests will be skipped"
+
+bench: install
+	$(PY) benchmarks/bench_check.py
+
+clean:
+	rm -rf $(VENV) demo-out .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,5 @@
+"""``python -m tichu_analyze``."""
+
+from .cli import main
+
+main()

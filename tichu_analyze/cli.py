@@ -1,0 +1,246 @@
+"""The ``tichu-analyze`` command line: thin commands over the library."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .diagnostics import RULES, Diagnostic, select_codes
+from .logfile import LogError, find_logs
+from .output import Format, as_github, as_json, as_sarif, as_text
+
+app = typer.Typer(
+    name="tichu-analyze",
+    help=(
+        "Replay recorded Tichu games, check every move against the rules, and turn the "
+        "games into per-player datasets and reports.\n\n"
+        "Logs are JSON lines (format 1: .jsonl, .jsonl.gz, .jsonl.zst) or Brettspielwelt "
+        ".tch files. Run 'tichu-analyze rules' for the diagnostic codes."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+err = Console(stderr=True)
+
+
+class UsageError(Exception):
+    """Bad arguments or unreadable input: reported in one line, exit status 2."""
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``message`` as an error and return the exit (status 2) to raise."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
+    return typer.Exit(2)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"tichu-analyze {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Replay and check Tichu game logs."""
+
+
+def _codes_option(values: list[str] | None, option: str) -> list[str]:
+    prefixes = [p.strip().upper() for v in values or [] for p in v.split(",") if p.strip()]
+    for p in prefixes:
+        if not any(code.startswith(p) for code in RULES):
+            raise fail(f"{option} {p}: no diagnostic code starts with {p!r} "
+                       "(see 'tichu-analyze rules')")
+    return prefixes
+
+
+@app.command()
+def check(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
+                       ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
+    ],
+    output_format: Annotated[
+        Format,
+        typer.Option("--format", "-f", help="text: one line per diagnostic; json: JSON lines; "
+                     "sarif: SARIF 2.1.0; github: GitHub Actions annotations."),
+    ] = Format.TEXT,
+    select: Annotated[
+        list[str] | None,
+        typer.Option("--select", "-s", help="Only report codes starting with these prefixes "
+                     "(repeat or comma-separate: W,G001).", show_default=False),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option("--ignore", "-i", help="Do not report codes starting with these prefixes.",
+                     show_default=False),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write the diagnostics to this file instead of "
+                     "standard output.", show_default=False),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
+    ] = False,
+) -> None:
+    """Check every move of the logs against the rules and report each violation.
+
+    Exit status: 0 when nothing worse than a warning was found, 1 when an error
+    or fatal diagnostic was found, 2 when the arguments or a file could not be used.
+    """
+    keep = select_codes(None, _codes_option(select, "--select"), _codes_option(ignore, "--ignore"))
+    try:
+        files = find_logs(paths)
+    except LogError as e:
+        raise fail(str(e)) from None
+    if not files:
+        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+
+    out = open(output, "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115
+    kept: list[Diagnostic] = []
+    counts: Counter[str] = Counter()
+    worst = 0
+    stream = {Format.TEXT: as_text, Format.JSON: as_json, Format.GITHUB: as_github}.get(
+        output_format
+    )
+
+    def report(d: Diagnostic) -> None:
+        nonlocal worst
+        if d.code not in keep:
+            return
+        counts[d.code] += 1
+        if d.severity != "warning":
+            worst = 1
+        if stream is not None:
+            out.write(stream(d) + "\n")
+        else:
+            kept.append(d)
+
+    totals = Counter[str]()
+    unreadable = 0
+    from .progress import progress_over
+
+    try:
+        for path, stats_or_error in progress_over(files, report, show=not quiet):
+            if isinstance(stats_or_error, LogError):
+                unreadable += 1
+                err.print(f"[bold red]error:[/] {stats_or_error}", highlight=False)
+                continue
+            stats = stats_or_error
+            totals["files"] += 1
+            totals["games"] += stats.games
+            totals["rounds"] += stats.rounds
+            totals["events"] += stats.events
+        if output_format == Format.SARIF:
+            json.dump(as_sarif(kept), out, indent=2, ensure_ascii=False)
+            out.write("\n")
+    finally:
+        if output:
+            out.close()
+    if not quiet:
+        _summary(totals, counts)
+    if unreadable:
+        raise typer.Exit(2)
+    raise typer.Exit(worst)
+
+
+def _summary(totals: Counter[str], counts: Counter[str]) -> None:
+    n = sum(counts.values())
+    line = (f"{totals['files']} file{'s' * (totals['files'] != 1)}, {totals['games']} games, "
+            f"{totals['rounds']} rounds, {totals['events']} events: ")
+    if not n:
+        err.print(line + "[green]no diagnostics[/]", highlight=False)
+        return
+    err.print(line + f"{n} diagnostic{'s' * (n != 1)}", highlight=False)
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("code")
+    table.add_column("name")
+    table.add_column("severity")
+    table.add_column("count", justify="right")
+    for code in RULES:
+        if counts[code]:
+            r = RULES[code]
+            table.add_row(code, r.name, str(r.severity), str(counts[code]))
+    err.print(table)
+
+
+@app.command()
+def rules(
+    code: Annotated[
+        str | None,
+        typer.Argument(help="A code (W001) to explain; without it, the whole catalogue.",
+                       show_default=False),
+    ] = None,
+) -> None:
+    """List the diagnostic codes, or explain one: what it checks, why, and an example."""
+    console = Console()
+    if code is None:
+        table = Table(title="tichu-analyze diagnostic codes", header_style="bold")
+        for col in ("code", "name", "severity", "when", "replay then"):
+            table.add_column(col)
+        for r in RULES.values():
+            table.add_row(r.code, r.name, str(r.severity), r.when, r.replay_then)
+        console.print(table)
+        return
+    r = RULES.get(code.upper())
+    if r is None:
+        raise fail(f"unknown code {code!r}; 'tichu-analyze rules' lists them all")
+    from .ruledocs import RULE_DOCS
+
+    console.print(f"[bold]{r.code} {r.name}[/] ({r.severity}; rules.md {r.section})",
+                  highlight=False)
+    console.print(f"When: {r.when}.", highlight=False, markup=False)
+    console.print(f"Replay then: {r.replay_then}.", highlight=False, markup=False)
+    doc = RULE_DOCS.get(r.code)
+    if doc:
+        console.print()
+        console.print(doc.strip(), highlight=False, markup=False)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of log format 1, for people who write recorders."""
+    from importlib.resources import files
+
+    print(files("tichu_analyze").joinpath("schema.json").read_text(encoding="utf-8"), end="")
+
+
+@app.command()
+def simulate(
+    output: Annotated[Path, typer.Option("--output", "-o", help="The log file to write "
+                                         "(.jsonl, .jsonl.gz or .jsonl.zst).")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the "
+                                      "same file, byte for byte.")] = 0,
+) -> None:
+    """Write simulated games played by seeded bots, as a format-1 log."""
+    from .simulate import simulate as run
+    from .simulate import write_log
+
+    try:
+        write_log(run(games, seed), output)
+    except OSError as e:
+        raise fail(f"{output}: cannot write: {e}") from None
+    err.print(f"wrote {games} game{'s' * (games != 1)} to {output}", highlight=False)
+
+
+def main() -> None:
+    """Entry point of the ``tichu-analyze`` script."""
+    app()

@@ -1,0 +1,229 @@
+"""Reading log files: paths, compression, decoding, and feeding the replay.
+
+The I/O edge around the pure engine. A log is read as a stream of lines (memory
+does not grow with the file), each decoded by one typed ``msgspec`` decoder;
+only a line that fails that fast path is decoded again, generically, to say
+precisely what is wrong with it (L001, L002, L004). Brettspielwelt ``.tch``
+files are converted on the fly by :mod:`tichu_analyze.bsw`, keeping their own
+line numbers.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import msgspec
+
+from .diagnostics import Diagnostic
+from .events import EVENT_TYPES, Event
+from .replay import GameRecord, Replay, RoundRecord
+
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
+"""File names recognised when a directory is searched."""
+
+
+class LogError(Exception):
+    """A path that cannot be read as a log (missing, unreadable, corrupt)."""
+
+
+@dataclass(slots=True)
+class FileStats:
+    """What one file held."""
+
+    path: str
+    lines: int = 0
+    events: int = 0
+    games: int = 0
+    rounds: int = 0
+
+
+def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The log files named by ``paths``: files as given, directories searched recursively.
+
+    Raises :class:`LogError` for a path that does not exist.
+    """
+    found: list[Path] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found.extend(sorted(
+                f for f in path.rglob("*")
+                if f.is_file() and f.name.endswith(LOG_SUFFIXES)
+            ))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise LogError(f"{p}: no such file or directory")
+    return found
+
+
+def _open_binary(path: Path) -> IO[bytes]:
+    name = path.name
+    raw = open(path, "rb")  # noqa: SIM115 - closed by the caller through the wrapper
+    if name.endswith(".gz"):
+        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+    if name.endswith(".zst"):
+        import zstandard
+
+        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        return io.BufferedReader(reader)  # type: ignore[arg-type]
+    return raw
+
+
+def is_tch(path: Path) -> bool:
+    """Whether ``path`` is a Brettspielwelt ``.tch`` log (by name, else by content)."""
+    if path.name.endswith(".tch"):
+        return True
+    if path.name.endswith(LOG_SUFFIXES):
+        return False
+    from .bsw import looks_like_tch
+
+    try:
+        with open(path, "rb") as f:
+            return looks_like_tch(f.read(4096))
+    except OSError:
+        return False
+
+
+_decoder = msgspec.json.Decoder(Event)
+_generic = msgspec.json.Decoder()
+
+
+def explain(raw: bytes | str | dict[str, object]) -> tuple[str, str, str | None, int | None]:
+    """Why a line failed the typed decoder: ``(code, message, game, seat)``.
+
+    ``code`` is ``""`` for an ``x_`` event, which is skipped without a word.
+    """
+    if isinstance(raw, dict):
+        obj: object = raw
+    else:
+        try:
+            obj = _generic.decode(raw)
+        except msgspec.DecodeError as e:
+            return "L001", f"not valid JSON ({e})", None, None
+    if not isinstance(obj, dict):
+        return "L001", f"a JSON {type(obj).__name__} where an event object is expected", None, None
+    game = obj.get("game")
+    game_id = game if isinstance(game, str) else None
+    seat = obj.get("seat")
+    seat_no = seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4 else None
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        return "L002", "the event has no \"type\" string", game_id, seat_no
+    if kind.startswith("x_"):
+        return "", "", game_id, seat_no
+    if kind not in EVENT_TYPES:
+        return "L004", f"unknown event type {kind!r}; it is skipped", game_id, seat_no
+    try:
+        msgspec.convert(obj, EVENT_TYPES[kind])
+    except msgspec.ValidationError as e:
+        return "L002", f"bad {kind} event: {_friendly(str(e))}", game_id, seat_no
+    return "L002", f"bad {kind} event", game_id, seat_no  # pragma: no cover - decoder agreed
+
+
+def _friendly(msg: str) -> str:
+    return msg.replace("Object missing required field", "missing field").replace("`$.", "`")
+
+
+def replay_lines(lines: Iterable[bytes], replay: Replay) -> int:
+    """Feed JSON lines to ``replay``; returns the number of lines read."""
+    decode = _decoder.decode
+    feed = replay.feed
+    n = 0
+    for n, raw in enumerate(lines, 1):  # noqa: B007 - n is the last line number
+        try:
+            ev = decode(raw)
+        except msgspec.DecodeError:
+            if raw.isspace() or not raw:
+                continue  # blank lines are ignored
+            code, message, game, seat = explain(raw)
+            if code:
+                replay.problem(n, code, message, game, seat)
+            continue
+        feed(n, ev)
+    return n
+
+
+def replay_tch(data: bytes, game_id: str, replay: Replay) -> int:
+    """Convert a ``.tch`` file and feed it to ``replay``; returns its number of lines."""
+    from .bsw import Unreadable, read_tch
+
+    convert = msgspec.convert
+    last = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    for line, item in read_tch(data, game_id):
+        if isinstance(item, Unreadable):
+            replay.problem(line, "L002", f"line not understood: {item.message}", game_id)
+            continue
+        try:
+            ev = convert(item, Event)
+        except msgspec.ValidationError:
+            code, message, game, seat = explain(item)
+            if code:
+                replay.problem(line, code, message, game, seat)
+            continue
+        replay.feed(line, ev)
+    return last
+
+
+def replay_file(
+    path: Path,
+    report: Callable[[Diagnostic], None],
+    *,
+    trace: bool = False,
+    on_round: Callable[[RoundRecord], None] | None = None,
+    on_game: Callable[[GameRecord], None] | None = None,
+    display: str | None = None,
+) -> FileStats:
+    """Replay every game of one log file, reporting diagnostics as they are found.
+
+    Raises :class:`LogError` when the file cannot be read.
+    """
+    name = display or str(path)
+    replay = Replay(name, report, trace=trace, on_round=on_round, on_game=on_game)
+    try:
+        if is_tch(path):
+            data = path.read_bytes()
+            last = replay_tch(data, tch_game_id(path), replay)
+        else:
+            with _open_binary(path) as f:
+                last = replay_lines(f, replay)
+    except (OSError, EOFError, ValueError) as e:
+        raise LogError(f"{name}: cannot read: {e}") from e
+    except Exception as e:  # zstandard.ZstdError and other decompressor failures
+        if type(e).__module__.startswith("zstandard") or "zstd" in type(e).__name__.lower():
+            raise LogError(f"{name}: cannot read: {e}") from e
+        raise
+    replay.finish(last)
+    return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
+
+
+def tch_game_id(path: Path) -> str:
+    """The game id of a ``.tch`` file: its name without the extension."""
+    name = path.name
+    return name[:-4] if name.endswith(".tch") else name
+
+
+def iter_events(path: Path) -> Iterator[tuple[int, Event]]:
+    """The well-formed events of a file with their line numbers (no rule checks)."""
+    if is_tch(path):
+        from .bsw import Unreadable, read_tch
+
+        for line, item in read_tch(path.read_bytes(), tch_game_id(path)):
+            if not isinstance(item, Unreadable):
+                try:
+                    yield line, msgspec.convert(item, Event)
+                except msgspec.ValidationError:
+                    continue
+        return
+    with _open_binary(path) as f:
+        for n, raw in enumerate(f, 1):
+            try:
+                yield n, _decoder.decode(raw)
+            except msgspec.DecodeError:
+                continue
