@@ -154,6 +154,8 @@ def check(
     finally:
         if output:
             out.close()
+        else:
+            out.flush()
     if not quiet:
         _summary(totals, counts)
     if unreadable:

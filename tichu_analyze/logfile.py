@@ -227,3 +227,10 @@ def iter_events(path: Path) -> Iterator[tuple[int, Event]]:
                 yield n, _decoder.decode(raw)
             except msgspec.DecodeError:
                 continue
+
+
+def check_file(path: str | os.PathLike[str]) -> list[Diagnostic]:
+    """Every diagnostic of one log file, in the order found."""
+    found: list[Diagnostic] = []
+    replay_file(Path(path), found.append)
+    return found

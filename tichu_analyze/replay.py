@@ -764,9 +764,14 @@ class Replay:
                        "may only be led", seat)
             self._discard(rnd, seat, mask)
             return
-        if lead and rnd.closing:
-            self._end_trick(rnd, rnd.top_seat)
-            top = None
+        if lead:
+            if rnd.closing:
+                self._end_trick(rnd, rnd.top_seat)
+                top = None
+            rnd.trick += 1
+            rnd.leader = seat
+            if step is not None:
+                step.trick = rnd.trick
         if onto_trick and bad is None and top is not None:
             if top.cards == BIT[DOG]:  # pragma: no cover - the Dog's trick ends at once
                 pass
@@ -810,12 +815,6 @@ class Replay:
         hands = rnd.hands
         hands[seat] &= ~mask
         rnd.played[seat] = True
-        if lead:
-            rnd.trick += 1
-            rnd.leader = seat
-            rnd.trick_cards = 0
-            if step is not None:
-                step.trick = rnd.trick
         rnd.trick_cards |= mask
         rnd.top = combo
         rnd.top_seat = seat
