@@ -138,7 +138,7 @@ def check(
     from .progress import progress_over
 
     try:
-        for path, stats_or_error in progress_over(files, report, show=not quiet):
+        for _path, stats_or_error in progress_over(files, report, show=not quiet):
             if isinstance(stats_or_error, LogError):
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {stats_or_error}", highlight=False)
@@ -201,9 +201,10 @@ def rules(
             table.add_row(r.code, r.name, str(r.severity), r.when, r.replay_then)
         console.print(table)
         return
-    r = RULES.get(code.upper())
-    if r is None:
+    found = RULES.get(code.upper())
+    if found is None:
         raise fail(f"unknown code {code!r}; 'tichu-analyze rules' lists them all")
+    r = found
     from .ruledocs import RULE_DOCS
 
     console.print(f"[bold]{r.code} {r.name}[/] ({r.severity}; rules.md {r.section})",

@@ -112,7 +112,8 @@ def explain(raw: bytes | str | dict[str, object]) -> tuple[str, str, str | None,
     game = obj.get("game")
     game_id = game if isinstance(game, str) else None
     seat = obj.get("seat")
-    seat_no = seat if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4 else None
+    valid_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4
+    seat_no = seat if valid_seat else None
     kind = obj.get("type")
     if not isinstance(kind, str):
         return "L002", "the event has no \"type\" string", game_id, seat_no
@@ -136,17 +137,20 @@ def replay_lines(lines: Iterable[bytes], replay: Replay) -> int:
     decode = _decoder.decode
     feed = replay.feed
     n = 0
+    blank = 0
     for n, raw in enumerate(lines, 1):  # noqa: B007 - n is the last line number
         try:
             ev = decode(raw)
         except msgspec.DecodeError:
             if raw.isspace() or not raw:
-                continue  # blank lines are ignored
+                blank += 1  # blank lines are ignored
+                continue
             code, message, game, seat = explain(raw)
             if code:
                 replay.problem(n, code, message, game, seat)
             continue
         feed(n, ev)
+    replay.events += n - blank
     return n
 
 
@@ -157,6 +161,7 @@ def replay_tch(data: bytes, game_id: str, replay: Replay) -> int:
     convert = msgspec.convert
     last = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     for line, item in read_tch(data, game_id):
+        replay.events += 1
         if isinstance(item, Unreadable):
             replay.problem(line, "L002", f"line not understood: {item.message}", game_id)
             continue

@@ -142,12 +142,16 @@ class RoundRecord:
     hands8: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     hands14: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     hands_played: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # after the exchange
-    given: list[dict[int, int]] = field(default_factory=lambda: [{}, {}, {}, {}])  # seat -> {to: card}
+    # per seat: {to_seat: card}
+    given: list[dict[int, int]] = field(default_factory=lambda: [{}, {}, {}, {}])
     calls: list[str | None] = field(default_factory=lambda: [None] * 4)
     call_steps: list[int | None] = field(default_factory=lambda: [None] * 4)
     finish_order: list[int] = field(default_factory=list)
     double_victory: bool = False
     card_points: list[int] = field(default_factory=lambda: [0, 0])  # per team, after transfers
+    # (after a double victory: 200 for the winners, 0 for the others)
+    pile_points: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # per seat: its tricks
+    # (incl. Dragon tricks given to it), before the last seat's hand and tricks are handed over
     call_points: list[int] = field(default_factory=lambda: [0, 0])
     score: list[int] | None = None  # computed
     recorded_score: list[int] | None = None
@@ -185,6 +189,45 @@ def _next_with_cards(hands: list[int], seat: int) -> int:
     return seat
 
 
+def _build_next() -> tuple[tuple[int, ...], ...]:
+    """``_NEXT[holding][seat]``: the first seat after ``seat`` whose bit is set in
+    ``holding`` (the seats that still hold cards)."""
+    return tuple(
+        tuple(next(((seat + k) & 3 for k in (1, 2, 3, 4) if holding >> ((seat + k) & 3) & 1),
+                   seat) for seat in range(4))
+        for holding in range(16)
+    )
+
+
+_NEXT = _build_next()
+_SKIPPED = Phase.SKIPPED
+_PLAY = Phase.PLAY
+_OVER = Phase.OVER
+_DRAGON_BIT = BIT[DRAGON]
+_DOG_BIT = BIT[DOG]
+_PHOENIX_BIT = BIT[PHOENIX]
+_MAHJONG_BIT = BIT[MAHJONG]
+_FOUR = Kind.FOUR_OF_A_KIND
+_SINGLE = Kind.SINGLE
+_TOKEN_BIT: dict[str, int] = {t: BIT[c] for t, c in CARD_BY_TOKEN.items()}
+_MEMO: dict[int, Combo | None] = {}
+_MEMO_LIMIT = 1 << 17
+
+
+def _classify(mask: int, phoenix: int | None, top: Combo | None) -> Combo | None:
+    """``combos.classify`` with a bounded memo for plays without the Phoenix, whose
+    combination depends on the cards alone."""
+    if mask & _PHOENIX_BIT:
+        return classify(mask, phoenix, top)
+    try:
+        return _MEMO[mask]
+    except KeyError:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        combo = _MEMO[mask] = classify(mask)
+        return combo
+
+
 class _Round:
     """Mutable state of the round being replayed."""
 
@@ -212,6 +255,7 @@ class _Round:
         "score",
         "record",
         "leader",
+        "holding",
     )
 
     def __init__(self, number: int) -> None:
@@ -238,11 +282,12 @@ class _Round:
         self.score: list[int] | None = None
         self.record: RoundRecord | None = None
         self.leader = -1
+        self.holding = 0b1111  # seats that still hold cards, as bits
 
 
 class _Game:
     __slots__ = ("id", "players", "target", "totals", "won_by", "round", "last_round", "rec",
-                 "events", "warned_continue")
+                 "events", "warned_continue", "ended")
 
     def __init__(self, ev: GameStart, line: int, trace: bool) -> None:
         self.id = ev.game
@@ -254,6 +299,7 @@ class _Game:
         self.last_round = 0
         self.events = 0
         self.warned_continue = False
+        self.ended = False
         self.rec = (
             GameRecord(ev.game, list(ev.players), ev.target, ev.meta, line) if trace else None
         )
@@ -283,7 +329,6 @@ class Replay:
         self._on_round = on_round
         self._on_game = on_game
         self.games: dict[str, _Game] = {}
-        self._ended: set[str] = set()
         self.events = 0
         self.rounds = 0
         self._line = 0
@@ -305,9 +350,41 @@ class Replay:
 
     def feed(self, line: int, ev: Event) -> None:
         """Apply one decoded event found at ``line``."""
-        self.events += 1
         self._line = line
+        kind = type(ev)
         game = self.games.get(ev.game)
+        if game is None or game.ended or kind is GameStart:
+            self._game_level(line, ev, game)
+            return
+        self._game = game
+        rnd = game.round
+        if self.trace:
+            game.events += 1
+        if rnd is not None:
+            if rnd.phase == _SKIPPED and kind is not RoundStart:
+                if kind is RoundEnd and not rnd.round_end_seen:
+                    rnd.round_end_seen = True
+                    self._count_recorded(game, rnd, ev)  # type: ignore[arg-type]
+                elif kind is GameEnd:
+                    self._game_end(game, rnd, ev)  # type: ignore[arg-type]
+                return
+            if self.trace:
+                self._step = None
+                if rnd.record is not None and kind is not RoundStart:
+                    step = Step(game.events - 1, line, ev, rnd.trick or None,
+                                getattr(ev, "seat", None))
+                    step.wish_open = rnd.wish
+                    rnd.record.steps.append(step)
+                    self._step = step
+            if rnd.dragon_due or (rnd.closing and rnd.top.cards == _DRAGON_BIT):  # type: ignore[union-attr]
+                self._check_dragon_gift_due(game, rnd, ev)
+        self._handlers[kind](game, game.round, ev)
+        if self.trace:
+            self._step = None
+
+    def _game_level(self, line: int, ev: Event, game: _Game | None) -> None:
+        """``game_start``, and events of unknown or ended games."""
+        self._step = None
         if type(ev) is GameStart:
             if game is not None:
                 self._emit_at(None, None, "L006", f"game {ev.game!r} was already started "
@@ -315,37 +392,13 @@ class Replay:
                 return
             self._game_start(ev, line)
             return
-        if game is None or game.id in self._ended:
-            why = "after its game_end" if game is not None else "that has no game_start before it"
-            self._emit_at(None, None, "L005", f"event for game {ev.game!r} {why}",
-                          getattr(ev, "seat", None), game_id=ev.game)
-            return
-        game.events += 1
-        self._game = game
-        rnd = game.round
-        if rnd is not None and rnd.phase == Phase.SKIPPED and type(ev) is not RoundStart:
-            if type(ev) is RoundEnd and not rnd.round_end_seen:
-                rnd.round_end_seen = True
-                self._count_recorded(game, rnd, ev)  # type: ignore[arg-type]
-            elif type(ev) is GameEnd:
-                self._game_end(game, rnd, ev)
-            return
-        step = None
-        if self.trace and rnd is not None and rnd.record is not None and type(ev) is not RoundStart:
-            step = Step(game.events - 1, line, ev, rnd.trick or None, getattr(ev, "seat", None))
-            step.wish_open = rnd.wish
-            rnd.record.steps.append(step)
-        self._step = step
-        if rnd is not None and (rnd.dragon_due or (rnd.closing and rnd.top is not None
-                                                   and rnd.top.cards == BIT[DRAGON])):
-            self._check_dragon_gift_due(game, rnd, ev)
-        self._handlers[type(ev)](game, game.round, ev)
-        self._step = None
+        why = "after its game_end" if game is not None else "that has no game_start before it"
+        self._emit_at(None, None, "L005", f"event for game {ev.game!r} {why}",
+                      getattr(ev, "seat", None), game_id=ev.game)
 
     def problem(self, line: int, code: str, message: str, game_id: str | None = None,
                 seat: int | None = None) -> None:
         """Report a problem found before the event could be decoded (L001-L004)."""
-        self.events += 1
         self._line = line
         game = self.games.get(game_id) if game_id is not None else None
         self._game = game
@@ -367,7 +420,7 @@ class Replay:
                     self._incomplete(game, rnd, "the log ends")
                 self._close_round(game, rnd)
                 game.round = None
-            if game.id not in self._ended:
+            if not game.ended:
                 self._close_game(game)
 
     # ---------------------------------------------------------------- reports
@@ -433,7 +486,7 @@ class Replay:
         game.last_round = ev.round
         self.rounds += 1
         if self.trace:
-            rnd.record = RoundRecord(game.id, list(game.players), ev.round, self._line)
+            rnd.record = RoundRecord(game.id, ev.round, list(game.players), self._line)
             step = Step(game.events - 1, self._line, ev, None)
             rnd.record.steps.append(step)
             self._step = step
@@ -502,7 +555,7 @@ class Replay:
         if game.rec is not None:
             game.rec.recorded_score = ev.score
             game.rec.ended = True
-        self._ended.add(game.id)
+        game.ended = True
         self._close_game(game)
 
     # ----------------------------------------------------------- deal & calls
@@ -553,7 +606,8 @@ class Replay:
         problem = None
         for seat, (hand, m) in enumerate(zip(ev.hands, masks, strict=True)):
             if len(hand) != size:
-                problem = f"seat {seat} receives {len(hand)} cards in the {'first' if first else 'second'} deal, not {size}"
+                which = "first" if first else "second"
+                problem = f"seat {seat} receives {len(hand)} cards in the {which} deal, not {size}"
                 break
             seen_before = m & (union | (0 if first else _union(rnd.dealt8)))
             if seen_before:
@@ -671,118 +725,121 @@ class Replay:
     # -------------------------------------------------------------------- play
 
     def _can_act(self, rnd: _Round | None, what: str, seat: int) -> bool:
-        """Phase checks shared by play and pass."""
-        if rnd is None or rnd.phase < Phase.PLAY:
+        """Phase checks shared by play and pass (the caller checked the common case)."""
+        if self._step is not None:
+            self._step.skipped = True
+        if rnd is None or rnd.phase < _PLAY:
             self._out_of_sequence(rnd, what, seat)
             return False
-        if rnd.phase == Phase.OVER:
+        if rnd.phase == _OVER:
             self._emit("P009", f"{self._who(seat)}: {what} after the round ended", seat)
             return False
         if not rnd.hands[seat]:
             self._emit("P008", f"{self._who(seat)} has no cards left and is out of the round;"
                        f" {what} is not possible", seat)
             return False
+        if self._step is not None:
+            self._step.skipped = False
         return True
 
     def _entitled_leader(self, rnd: _Round) -> int:
         """Who leads once the trick on the table is over (rules 2.4)."""
         w = rnd.top_seat
-        return w if rnd.hands[w] else _next_with_cards(rnd.hands, w)
+        return w if rnd.hands[w] else _NEXT[rnd.holding][w]
 
     def _play(self, game: _Game, rnd: _Round | None, ev: Play) -> None:
         seat = ev.seat
-        if not self._can_act(rnd, "a play", seat):
-            if self._step is not None:
-                self._step.skipped = True
+        if (rnd is None or rnd.phase != _PLAY or not rnd.hands[seat]) and not self._can_act(
+            rnd, "a play", seat
+        ):
             return
         assert rnd is not None
-        mask = self._tokens(ev.cards, "play", seat)
-        if mask is None:
-            if self._step is not None:
-                self._step.skipped = True
-            return
+        mask = 0
+        for t in ev.cards:
+            b = _TOKEN_BIT.get(t)
+            if b is None or mask & b:
+                checked = self._tokens(ev.cards, "play", seat)
+                if checked is None:
+                    if self._step is not None:
+                        self._step.skipped = True
+                    return
+                mask = checked  # pragma: no cover - _tokens agrees with this loop
+                break
+            mask |= b
         hand = rnd.hands[seat]
-        missing = mask & ~hand
-        if missing:
-            self._fatal("P001", f"{self._who(seat)} plays {format_cards(missing)} without "
-                        "holding it", seat)
+        if mask & ~hand:
+            self._fatal("P001", f"{self._who(seat)} plays {format_cards(mask & ~hand)} "
+                        "without holding it", seat)
             return
         phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
-        step = self._step
 
         # Which situation is this play in? (rules 2.2-2.4, 4.3)
         top = rnd.top
+        turn = rnd.turn
         lead = False
-        onto_trick = False
         bad: tuple[str, str] | None = None  # (code, message) of the play's legality
         if top is None:
-            combo = classify(mask, phoenix, None)
-            if seat == rnd.turn:
-                lead = True
-            elif combo is not None and combo.is_bomb:
-                lead = True
-                if rnd.after_dog:
-                    bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be played on "
-                           "the Dog, not even a bomb")
+            combo = _classify(mask, phoenix, None)
+            lead = True
+            if seat != turn:
+                if combo is not None and combo.kind >= _FOUR:
+                    if rnd.after_dog:
+                        bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be "
+                               "played on the Dog, not even a bomb")
+                    else:
+                        bad = ("B002", f"{self._who(seat)} bombs before the trick's first "
+                               f"play; {self._who(turn)} is to lead")
                 else:
-                    bad = ("B002", f"{self._who(seat)} bombs before the trick's first play; "
-                           f"{self._who(rnd.turn)} is to lead")
-            else:
-                lead = True
-                bad = ("P003", f"{self._who(seat)} leads, but {self._who(rnd.turn)} is to lead")
+                    bad = ("P003", f"{self._who(seat)} leads, but {self._who(turn)} is to lead")
         elif rnd.closing:
-            combo = classify(mask, phoenix, top)
-            winner = rnd.top_seat
-            if seat != winner and combo is not None and combo.is_bomb:
-                onto_trick = True
-            else:
+            combo = _classify(mask, phoenix, top)
+            if seat == rnd.top_seat or combo is None or combo.kind < _FOUR:
                 lead = True
-                combo = classify(mask, phoenix, None)
+                if mask & _PHOENIX_BIT:
+                    combo = classify(mask, phoenix, None)
                 leader = self._entitled_leader(rnd)
                 if seat != leader:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(leader)} won the "
                            "trick and is to lead")
         else:
-            combo = classify(mask, phoenix, top)
-            onto_trick = True
-            if seat != rnd.turn and not (combo is not None and combo.is_bomb):
-                bad = ("P003", f"{self._who(seat)} plays, but it is {self._who(rnd.turn)}'s "
-                       "turn")
+            combo = _classify(mask, phoenix, top)
+            if seat != turn and (combo is None or combo.kind < _FOUR):
+                bad = ("P003", f"{self._who(seat)} plays, but it is {self._who(turn)}'s turn")
 
         if combo is None:
             what = format_cards(mask)
             msg = (f"{what} with the Phoenix as {ev.phoenix} is not a combination"
-                   if ev.phoenix is not None and mask & BIT[PHOENIX] and len(ev.cards) > 1
+                   if ev.phoenix is not None and mask & _PHOENIX_BIT and len(ev.cards) > 1
                    else f"{what} is not a combination")
-            if bad is None or bad[0] == "P003":
-                bad = ("P002", f"{self._who(seat)} plays {msg}")
-            self._emit(*bad, seat)
+            self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
             self._discard(rnd, seat, mask)
             return
-        if mask == BIT[DOG] and not lead and top is not None:
+        if mask == _DOG_BIT and not lead:
+            assert top is not None
             self._emit("P007", f"{self._who(seat)} plays the Dog on {_article(top)}; the Dog "
                        "may only be led", seat)
             self._discard(rnd, seat, mask)
             return
+        step = self._step
         if lead:
             if rnd.closing:
                 self._end_trick(rnd, rnd.top_seat)
-                top = None
+            top = None
             rnd.trick += 1
             rnd.leader = seat
             if step is not None:
                 step.trick = rnd.trick
-        if onto_trick and bad is None and top is not None:
-            if top.cards == BIT[DOG]:  # pragma: no cover - the Dog's trick ends at once
-                pass
-            elif combo.is_bomb:
-                if top.is_bomb and not beats(combo, top):
+        elif bad is None:
+            assert top is not None
+            if combo.kind >= _FOUR:
+                if top.kind >= _FOUR and not beats(combo, top):
                     bad = ("B001", f"{self._who(seat)}'s {describe(combo)} does not beat the "
                            f"{describe(top)} on the table")
             elif combo.kind != top.kind or combo.length != top.length:
                 bad = ("P004", f"{self._who(seat)} plays {_article(combo)} on {_article(top)}; "
                        "it must be the same kind of combination with the same number of cards")
-            elif not beats(combo, top):
+            elif not (combo.rank > top.rank and top.cards != _DRAGON_BIT):
+                # rules 4.1; nothing but a bomb beats the Dragon (5.3, 5.4)
                 bad = ("P005", f"{self._who(seat)}'s {describe(combo)} does not beat the "
                        f"{describe(top)} on the table")
         wish = rnd.wish
@@ -793,7 +850,7 @@ class Replay:
                     bad = ("W001", f"{self._who(seat)} leads {describe(combo)} while holding "
                            f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
                            f"so the lead must contain a {RANK_TOKENS[wish]}")
-                elif not combo.is_bomb and seat == rnd.turn:
+                elif combo.kind < _FOUR and seat == turn and top is not None:
                     could = can_play_rank(hand, wish, top)
                     if could is not None:
                         bad = ("W001", f"{self._who(seat)} plays {describe(combo)} while "
@@ -802,18 +859,18 @@ class Replay:
                                f"and the wish for {RANK_TOKENS[wish]} is open")
         if bad is not None:
             self._emit(*bad, seat)
-        self._apply_play(rnd, seat, combo, mask, lead, ev, step, out_of_turn=seat != rnd.turn)
-
-    def _apply_play(self, rnd: _Round, seat: int, combo: Combo, mask: int, lead: bool,
-                    ev: Play, step: Step | None, out_of_turn: bool) -> None:
         if step is not None:
             step.combo = combo
-            step.top = rnd.top
-            step.top_seat = rnd.top_seat if rnd.top is not None else None
+            step.top = top
+            step.top_seat = rnd.top_seat if top is not None else None
             step.lead = lead
-            step.out_of_turn = out_of_turn and not lead
+            step.out_of_turn = seat != turn and not lead
+        self._apply_play(rnd, seat, combo, mask, ev, step)
+
+    def _apply_play(self, rnd: _Round, seat: int, combo: Combo, mask: int, ev: Play,
+                    step: Step | None) -> None:
         hands = rnd.hands
-        hands[seat] &= ~mask
+        left = hands[seat] = hands[seat] & ~mask
         rnd.played[seat] = True
         rnd.trick_cards |= mask
         rnd.top = combo
@@ -821,7 +878,7 @@ class Replay:
         rnd.passed = 0
         rnd.closing = False
         rnd.after_dog = False
-        if combo.is_bomb and rnd.record is not None:
+        if rnd.record is not None and combo.kind >= _FOUR:
             rnd.record.bombs[seat] += 1
         # the wish (rules 6.1, 5.1)
         wish = rnd.wish
@@ -832,32 +889,36 @@ class Replay:
             if step is not None:
                 step.wish_fulfilled = True
         if ev.wish is not None:
-            if not mask & BIT[MAHJONG]:
-                self._emit("W002", f"{self._who(seat)} wishes for {ev.wish!r} without playing "
-                           "the Mahjong; the wish is ignored", seat)
-            elif not isinstance(ev.wish, str) or ev.wish not in RANK_BY_TOKEN:
-                self._emit("W002", f"{self._who(seat)} wishes for {ev.wish!r}, which is not a "
-                           "rank 2..A; the wish is ignored", seat)
-            else:
-                rnd.wish = RANK_BY_TOKEN[ev.wish]
-                if rnd.record is not None:
-                    rnd.record.wish = (seat, rnd.wish)
+            self._wish(rnd, seat, mask, ev.wish)
         if step is not None:
-            step.cards_left = hands[seat].bit_count()
+            step.cards_left = left.bit_count()
             step.trick_points = points(rnd.trick_cards)
-        if not hands[seat]:
+        if not left:
             if step is not None:
                 step.went_out = True
             if self._goes_out(rnd, seat):
                 return
-        if mask == BIT[DOG]:
+        if mask == _DOG_BIT:
             # rules 5.2: the Dog's trick ends at once; the lead passes to the partner
             self._end_trick(rnd, seat, dog=True)
             partner = (seat + 2) & 3
-            rnd.turn = partner if hands[partner] else _next_with_cards(hands, partner)
+            rnd.turn = partner if hands[partner] else _NEXT[rnd.holding][partner]
             rnd.after_dog = True
             return
-        rnd.turn = _next_with_cards(hands, seat)
+        rnd.turn = _NEXT[rnd.holding][seat]
+
+    def _wish(self, rnd: _Round, seat: int, mask: int, wish: object) -> None:
+        """The ``wish`` field of a play (rules 5.1; W002)."""
+        if not mask & _MAHJONG_BIT:
+            self._emit("W002", f"{self._who(seat)} wishes for {wish!r} without playing "
+                       "the Mahjong; the wish is ignored", seat)
+        elif not isinstance(wish, str) or wish not in RANK_BY_TOKEN:
+            self._emit("W002", f"{self._who(seat)} wishes for {wish!r}, which is not a "
+                       "rank 2..A; the wish is ignored", seat)
+        else:
+            rnd.wish = RANK_BY_TOKEN[wish]
+            if rnd.record is not None:
+                rnd.record.wish = (seat, rnd.wish)
 
     def _discard(self, rnd: _Round, seat: int, mask: int) -> None:
         """P002/P007: the cards leave the hand, the top is unchanged, the turn moves on."""
@@ -872,13 +933,14 @@ class Replay:
 
     def _goes_out(self, rnd: _Round, seat: int) -> bool:
         """``seat`` played its last card; True when that ends the round (rules 7.1-7.3)."""
+        rnd.holding &= ~(1 << seat)
         out = rnd.out
         out.append(seat)
         if len(out) == 2 and (out[0] - out[1]) & 1 == 0:
             self._end_round(rnd, double_victory=True)
             return True
         if len(out) == 3:
-            if rnd.top is not None and rnd.top.cards == BIT[DRAGON] and rnd.top_seat == seat:
+            if rnd.top is not None and rnd.top.cards == _DRAGON_BIT and rnd.top_seat == seat:
                 rnd.dragon_due = True  # rules 5.4: the Dragon trick must still be given
                 rnd.phase = Phase.OVER
                 return True
@@ -889,27 +951,18 @@ class Replay:
 
     def _pass(self, game: _Game, rnd: _Round | None, ev: Pass) -> None:
         seat = ev.seat
-        if not self._can_act(rnd, "a pass", seat):
-            if self._step is not None:
-                self._step.skipped = True
+        if (rnd is None or rnd.phase != _PLAY or not rnd.hands[seat]) and not self._can_act(
+            rnd, "a pass", seat
+        ):
             return
         assert rnd is not None
+        top = rnd.top
         step = self._step
         if step is not None:
-            step.top = rnd.top
-            step.top_seat = rnd.top_seat if rnd.top is not None else None
-        if rnd.top is None or rnd.closing:
-            leader = rnd.turn if rnd.top is None else self._entitled_leader(rnd)
-            if seat == leader:
-                self._emit("P006", f"{self._who(seat)} passes, but is to lead and may not pass",
-                           seat)
-                if step is not None:
-                    step.skipped = True
-            else:
-                self._emit("P003", f"{self._who(seat)} passes, but {self._who(leader)} is to "
-                           "lead", seat)
-                if step is not None:
-                    step.out_of_turn = True
+            step.top = top
+            step.top_seat = rnd.top_seat if top is not None else None
+        if top is None or rnd.closing:
+            self._pass_without_trick(rnd, seat)
             return
         if seat != rnd.turn:
             self._emit("P003", f"{self._who(seat)} passes, but it is {self._who(rnd.turn)}'s "
@@ -923,29 +976,46 @@ class Replay:
         if wish is not None:
             held = rnd.hands[seat] & RANK_MASK[wish]
             if held:
-                could = can_play_rank(rnd.hands[seat], wish, rnd.top)
+                could = can_play_rank(rnd.hands[seat], wish, top)
                 if could is not None:
                     self._emit("W001", f"{self._who(seat)} passes while holding "
                                f"{format_cards(held)}; {describe(could)} "
-                               f"({format_cards(could.cards)}) beats the {describe(rnd.top)} "
+                               f"({format_cards(could.cards)}) beats the {describe(top)} "
                                f"and the wish for {RANK_TOKENS[wish]} is open", seat)
-        self._passes(rnd, seat)
+        # inline of _passes / _check_trick_over: the most frequent event
+        passed = rnd.passed = rnd.passed | 1 << seat
+        holding = rnd.holding
+        if holding & ~(1 << rnd.top_seat) & ~passed == 0:
+            rnd.closing = True
+            rnd.turn = self._entitled_leader(rnd)
+        else:
+            rnd.turn = _NEXT[holding][seat]
+
+    def _pass_without_trick(self, rnd: _Round, seat: int) -> None:
+        """A pass while a lead is awaited: P006 by the leader, else P003."""
+        leader = rnd.turn if rnd.top is None else self._entitled_leader(rnd)
+        step = self._step
+        if seat == leader:
+            self._emit("P006", f"{self._who(seat)} passes, but is to lead and may not pass",
+                       seat)
+            if step is not None:
+                step.skipped = True
+        else:
+            self._emit("P003", f"{self._who(seat)} passes, but {self._who(leader)} is to "
+                       "lead", seat)
+            if step is not None:
+                step.out_of_turn = True
 
     def _passes(self, rnd: _Round, seat: int) -> None:
         rnd.passed |= 1 << seat
-        rnd.turn = _next_with_cards(rnd.hands, seat)
+        rnd.turn = _NEXT[rnd.holding][seat]
         self._check_trick_over(rnd)
 
     def _check_trick_over(self, rnd: _Round) -> None:
         """Rules 2.4: over once every other seat still holding cards has passed."""
         if rnd.top is None:
             return
-        others = 0
-        hands = rnd.hands
-        for s in range(4):
-            if hands[s] and s != rnd.top_seat:
-                others |= 1 << s
-        if others & ~rnd.passed == 0:
+        if rnd.holding & ~(1 << rnd.top_seat) & ~rnd.passed == 0:
             rnd.closing = True
             rnd.turn = self._entitled_leader(rnd)
 
@@ -982,7 +1052,7 @@ class Replay:
                     return
                 mask |= BIT[c]
             combo = classify(mask, None, None)
-            if combo is not None and combo.is_bomb:
+            if combo is not None and combo.kind >= _FOUR:
                 return
         self._missing_gift(game, rnd)
 
@@ -1057,6 +1127,7 @@ class Replay:
             self._check_won(game)
         rec = rnd.record
         if rec is not None:
+            rec.pile_points = [points(p) for p in rnd.piles]
             rec.finish_order = self._finish_order(rnd)
             rec.double_victory = double_victory
             rec.card_points = cards

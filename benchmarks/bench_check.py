@@ -1,0 +1,143 @@
+"""Benchmark of `check`: events per second against the parse-only rate, and peak memory.
+
+    python benchmarks/bench_check.py [--games 400] [--repeat 3]
+
+Writes a corpus of simulated games (benchmarks/corpus/, reused when present),
+then measures in this one run, on one core:
+
+* parse-only: reading the same file line by line and decoding every line with
+  msgspec (the JSON library the reader uses), generically and typed, and with
+  orjson for comparison;
+* check: the full replay with every rule checked, diagnostics discarded;
+* the ratio check / parse-only;
+* the peak memory (max RSS) of `check` in a fresh process on the corpus and on
+  a corpus four times larger, to show that memory does not grow with the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+
+from tichu_analyze.events import Event
+from tichu_analyze.logfile import replay_file
+from tichu_analyze.simulate import simulate, write_log
+
+HERE = Path(__file__).parent
+CORPUS = HERE / "corpus"
+
+
+def corpus(games: int, seed: int = 2026) -> Path:
+    """A simulated log of ``games`` games, written once and reused."""
+    CORPUS.mkdir(exist_ok=True)
+    path = CORPUS / f"sim-{games}-{seed}.jsonl"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        write_log(simulate(games, seed), tmp)
+        tmp.replace(path)
+    return path
+
+
+def best_of(repeat: int, fn) -> float:  # type: ignore[no-untyped-def]
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def parse_generic(path: Path) -> None:
+    decode = msgspec.json.Decoder().decode
+    with open(path, "rb") as f:
+        for line in f:
+            decode(line)
+
+
+def parse_typed(path: Path) -> None:
+    decode = msgspec.json.Decoder(Event).decode
+    with open(path, "rb") as f:
+        for line in f:
+            decode(line)
+
+
+def parse_orjson(path: Path) -> None:
+    import orjson
+
+    loads = orjson.loads
+    with open(path, "rb") as f:
+        for line in f:
+            loads(line)
+
+
+def check(path: Path) -> None:
+    found = []
+    replay_file(path, found.append)
+    if any(d.severity != "warning" for d in found):
+        raise SystemExit(f"the corpus {path} has error diagnostics: {found[:3]}")
+
+
+def peak_memory_mib(path: Path) -> float:
+    """Max RSS of a fresh process that checks ``path``."""
+    code = (
+        "import resource, sys; from pathlib import Path;"
+        "from tichu_analyze.logfile import replay_file;"
+        "replay_file(Path(sys.argv[1]), lambda d: None);"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(path)], check=True,
+                         capture_output=True, text=True).stdout
+    return int(out.strip()) / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=400, help="games in the corpus (>= 200)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best kept)")
+    ap.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = ap.parse_args()
+
+    path = corpus(args.games)
+    with open(path, "rb") as f:
+        events = sum(1 for line in f if line.strip())
+    size = path.stat().st_size
+    results: dict[str, float] = {}
+    for name, fn in (
+        ("parse_msgspec", parse_generic),
+        ("parse_msgspec_typed", parse_typed),
+        ("parse_orjson", parse_orjson),
+        ("check", check),
+    ):
+        try:
+            seconds = best_of(args.repeat, lambda fn=fn: fn(path))
+        except ImportError:
+            continue
+        results[name] = events / seconds
+    ratio = results["check"] / results["parse_msgspec"]
+    big = corpus(args.games * 4)
+    mem_small = peak_memory_mib(path)
+    mem_big = peak_memory_mib(big)
+    resource.getrusage(resource.RUSAGE_SELF)
+
+    if args.json:
+        print(json.dumps({"events": events, "bytes": size, **results, "ratio": ratio,
+                          "peak_mib": [mem_small, mem_big]}))
+        return
+    print(f"corpus: {args.games} simulated games, {events:,} events, {size / 2**20:.1f} MiB")
+    for name, rate in results.items():
+        print(f"  {name:<22} {rate:>12,.0f} events/s")
+    print(f"  check / parse-only (msgspec, generic) = {ratio:.2f}"
+          f"  (typed: {results['check'] / results['parse_msgspec_typed']:.2f})")
+    print(f"peak memory of check: {mem_small:.0f} MiB on {args.games} games, "
+          f"{mem_big:.0f} MiB on {args.games * 4} games")
+
+
+if __name__ == "__main__":
+    main()
