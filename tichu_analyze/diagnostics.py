@@ -37,7 +37,8 @@ _W, _E, _F = Severity.WARNING, Severity.ERROR, Severity.FATAL
 RULES: dict[str, Rule] = {
     r.code: r
     for r in (
-        Rule("L001", "invalid-json", _E, "a line is not a JSON object", "line skipped", "log-format"),
+        Rule("L001", "invalid-json", _E, "a line is not a JSON object", "line skipped",
+             "log-format"),
         Rule("L002", "invalid-event", _E,
              "a required field is missing or has the wrong type or value (bad seat, wrong "
              "number of hands, ...)", "event skipped", "log-format"),

@@ -71,11 +71,15 @@ class GameEnd(_Event, tag="game_end", frozen=True):
     score: Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)] | None = None
 
 
-Event = GameStart | RoundStart | Deal | Call | Exchange | Play | Pass | DragonGift | RoundEnd | GameEnd
+Event = (
+    GameStart | RoundStart | Deal | Call | Exchange | Play | Pass | DragonGift | RoundEnd | GameEnd
+)
 """Any format-1 event."""
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__struct_config__.tag: cls  # type: ignore[misc]
-    for cls in (GameStart, RoundStart, Deal, Call, Exchange, Play, Pass, DragonGift, RoundEnd, GameEnd)
+    for cls in (
+        GameStart, RoundStart, Deal, Call, Exchange, Play, Pass, DragonGift, RoundEnd, GameEnd
+    )
 }
 """The ``type`` value of each event -> its class."""

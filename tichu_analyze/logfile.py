@@ -95,8 +95,10 @@ _decoder = msgspec.json.Decoder(Event)
 _generic = msgspec.json.Decoder()
 
 
-def explain(raw: bytes | str | dict[str, object]) -> tuple[str, str, str | None, int | None]:
-    """Why a line failed the typed decoder: ``(code, message, game, seat)``.
+def explain(
+    raw: bytes | str | dict[str, object],
+) -> tuple[str, str, str | None, int | None, str | None]:
+    """Why a line failed the typed decoder: ``(code, message, game, seat, type)``.
 
     ``code`` is ``""`` for an ``x_`` event, which is skipped without a word.
     """
@@ -106,9 +108,10 @@ def explain(raw: bytes | str | dict[str, object]) -> tuple[str, str, str | None,
         try:
             obj = _generic.decode(raw)
         except msgspec.DecodeError as e:
-            return "L001", f"not valid JSON ({e})", None, None
+            return "L001", f"not valid JSON ({e})", None, None, None
     if not isinstance(obj, dict):
-        return "L001", f"a JSON {type(obj).__name__} where an event object is expected", None, None
+        what = f"a JSON {type(obj).__name__} where an event object is expected"
+        return "L001", what, None, None, None
     game = obj.get("game")
     game_id = game if isinstance(game, str) else None
     seat = obj.get("seat")
@@ -116,16 +119,16 @@ def explain(raw: bytes | str | dict[str, object]) -> tuple[str, str, str | None,
     seat_no = seat if valid_seat else None
     kind = obj.get("type")
     if not isinstance(kind, str):
-        return "L002", "the event has no \"type\" string", game_id, seat_no
+        return "L002", "the event has no \"type\" string", game_id, seat_no, None
     if kind.startswith("x_"):
-        return "", "", game_id, seat_no
+        return "", "", game_id, seat_no, kind
     if kind not in EVENT_TYPES:
-        return "L004", f"unknown event type {kind!r}; it is skipped", game_id, seat_no
+        return "L004", f"unknown event type {kind!r}; it is skipped", game_id, seat_no, kind
     try:
         msgspec.convert(obj, EVENT_TYPES[kind])
     except msgspec.ValidationError as e:
-        return "L002", f"bad {kind} event: {_friendly(str(e))}", game_id, seat_no
-    return "L002", f"bad {kind} event", game_id, seat_no  # pragma: no cover - decoder agreed
+        return "L002", f"bad {kind} event: {_friendly(str(e))}", game_id, seat_no, kind
+    return "L002", f"bad {kind} event", game_id, seat_no, kind  # pragma: no cover - decoder agreed
 
 
 def _friendly(msg: str) -> str:
@@ -145,9 +148,9 @@ def replay_lines(lines: Iterable[bytes], replay: Replay) -> int:
             if raw.isspace() or not raw:
                 blank += 1  # blank lines are ignored
                 continue
-            code, message, game, seat = explain(raw)
+            code, message, game, seat, kind = explain(raw)
             if code:
-                replay.problem(n, code, message, game, seat)
+                replay.problem(n, code, message, game, seat, kind)
             continue
         feed(n, ev)
     replay.events += n - blank
@@ -168,9 +171,9 @@ def replay_tch(data: bytes, game_id: str, replay: Replay) -> int:
         try:
             ev = convert(item, Event)
         except msgspec.ValidationError:
-            code, message, game, seat = explain(item)
+            code, message, game, seat, kind = explain(item)
             if code:
-                replay.problem(line, code, message, game, seat)
+                replay.problem(line, code, message, game, seat, kind)
             continue
         replay.feed(line, ev)
     return last

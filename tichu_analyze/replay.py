@@ -397,14 +397,24 @@ class Replay:
                       getattr(ev, "seat", None), game_id=ev.game)
 
     def problem(self, line: int, code: str, message: str, game_id: str | None = None,
-                seat: int | None = None) -> None:
-        """Report a problem found before the event could be decoded (L001-L004)."""
+                seat: int | None = None, kind: str | None = None) -> None:
+        """Report a problem found before the event could be decoded (L001-L004).
+
+        ``kind`` is the event's ``type`` when known: a ``deal`` or ``exchange``
+        that cannot be read leaves its round without its cards, so the rest of
+        that round is skipped (as after a fatal diagnostic) rather than
+        reported event by event.
+        """
         self._line = line
         game = self.games.get(game_id) if game_id is not None else None
         self._game = game
         self._step = None
         rnd = game.round if game is not None else None
+        if rnd is not None and rnd.phase == _SKIPPED:
+            return
         self._emit_at(game, rnd, code, message, seat, game_id=game_id)
+        if rnd is not None and kind in ("deal", "exchange") and rnd.phase < _PLAY:
+            rnd.phase = Phase.SKIPPED
 
     def finish(self, last_line: int) -> None:
         """The file ended at ``last_line``: close rounds left open (L008) and games."""
@@ -568,6 +578,8 @@ class Replay:
             if c is None:
                 self._emit("L003", f"{what}: {t!r} is not a card (cards are 2j..Ar, Mahjong, "
                            "Dog, Phoenix, Dragon)", seat)
+                if what.startswith("deal"):
+                    self._skip_round()
                 return None
             b = BIT[c]
             if m & b:
@@ -630,6 +642,12 @@ class Replay:
             if rnd.record is not None:
                 rnd.record.hands14 = list(rnd.hands)
 
+    def _skip_round(self) -> None:
+        """A deal or exchange could not be applied: the round has no cards to check."""
+        rnd = self._game.round if self._game else None
+        if rnd is not None:
+            rnd.phase = Phase.SKIPPED
+
     def _fatal(self, code: str, message: str, seat: int | None = None) -> None:
         self._emit(code, message + "; the rest of the round is not checked", seat)
         rnd = self._game.round if self._game else None
@@ -680,6 +698,7 @@ class Replay:
             c = CARD_BY_TOKEN.get(token)
             if c is None:
                 self._emit("L003", f"exchange: {token!r} is not a card", seat)
+                self._skip_round()
                 return
             to = int(key) if key in ("0", "1", "2", "3") else None
             if problem is not None:
