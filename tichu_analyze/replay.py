@@ -827,9 +827,9 @@ class Replay:
 
         if combo is None:
             what = format_cards(mask)
-            msg = (f"{what} with the Phoenix as {ev.phoenix} is not a combination"
+            msg = (f"{what}, which with the Phoenix as {ev.phoenix} is not a combination"
                    if ev.phoenix is not None and mask & _PHOENIX_BIT and len(ev.cards) > 1
-                   else f"{what} is not a combination")
+                   else f"{what}, which is not a combination")
             self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
             self._discard(rnd, seat, mask)
             return
