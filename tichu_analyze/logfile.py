@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import IO
 import msgspec
 
 from .diagnostics import Diagnostic
-from .events import EVENT_TYPES, Event
+from .events import EVENT_TYPES, Event, Exchange
 from .replay import GameRecord, Replay, RoundRecord
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
@@ -152,9 +153,35 @@ def replay_lines(lines: Iterable[bytes], replay: Replay) -> int:
             if code:
                 replay.problem(n, code, message, game, seat, kind)
             continue
+        if type(ev) is Exchange:
+            twice = _repeated_key(raw)
+            if twice is not None:
+                replay.problem(n, "X001", f"bad exchange: seat {twice} is named twice in "
+                               "\"give\"; the rest of the round is not checked", ev.game,
+                               ev.seat, "exchange")
+                continue
         feed(n, ev)
     replay.events += n - blank
     return n
+
+
+def _repeated_key(raw: bytes) -> str | None:
+    """A key named twice in one JSON object of ``raw`` (decoders keep only the last)."""
+    repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        seen = set()
+        for key, _ in items:
+            if key in seen:
+                repeated.append(key)
+            seen.add(key)
+        return dict(items)
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except ValueError:
+        return None
+    return repeated[0] if repeated else None
 
 
 def replay_tch(data: bytes, game_id: str, replay: Replay) -> int:

@@ -19,9 +19,11 @@ Decisions where rules.md leaves room (also in docs/rules.md):
 * One event gets at most one play-legality code; a wish violation (W001) is
   only reported for a play or pass that is otherwise legal.
 * During the end-of-trick window (every other seat passed), a play by the
-  trick's winner is its new lead; a bomb by any other seat continues the trick;
-  a non-bomb by another seat is a lead (P003 unless that seat is entitled to
-  lead because the winner is out).
+  seat due to lead (the winner, or the next seat holding cards when the winner
+  is out) is the new lead; a bomb by any other seat continues the trick; a
+  non-bomb by another seat is a lead out of turn (P003). On a Dragon's trick,
+  which is given before the next lead, any other seat's bomb continues the
+  trick (G002: "a bomb on it by another seat").
 * A pass out of turn (P003) still counts as that seat's pass.
 * A ``P002``/``P007`` play counts as a pass for ending the trick; its cards
   join the trick in progress.
@@ -413,7 +415,8 @@ class Replay:
         if rnd is not None and rnd.phase == _SKIPPED:
             return
         self._emit_at(game, rnd, code, message, seat, game_id=game_id)
-        if rnd is not None and kind in ("deal", "exchange") and rnd.phase < _PLAY:
+        if rnd is not None and (RULES[code].severity == "fatal" or (
+                kind in ("deal", "exchange") and rnd.phase < _PLAY)):
             rnd.phase = Phase.SKIPPED
 
     def finish(self, last_line: int) -> None:
@@ -812,11 +815,16 @@ class Replay:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(turn)} is to lead")
         elif rnd.closing:
             combo = _classify(mask, phoenix, top)
-            if seat == rnd.top_seat or combo is None or combo.kind < _FOUR:
+            leader = self._entitled_leader(rnd)
+            # rules 2.4, 4.3: another seat's bomb continues the trick; the seat due to
+            # lead leads (a Dragon's trick is given before that lead, so there any
+            # other seat's bomb is on the trick: G002's "a bomb on it by another seat")
+            bomb_on_trick = (combo is not None and combo.kind >= _FOUR and seat != rnd.top_seat
+                             and (seat != leader or top.cards == _DRAGON_BIT))
+            if not bomb_on_trick:
                 lead = True
                 if mask & _PHOENIX_BIT:
                     combo = classify(mask, phoenix, None)
-                leader = self._entitled_leader(rnd)
                 if seat != leader:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(leader)} won the "
                            "trick and is to lead")
@@ -959,7 +967,7 @@ class Replay:
             self._end_round(rnd, double_victory=True)
             return True
         if len(out) == 3:
-            if rnd.top is not None and rnd.top.cards == _DRAGON_BIT and rnd.top_seat == seat:
+            if rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
                 rnd.dragon_due = True  # rules 5.4: the Dragon trick must still be given
                 rnd.phase = Phase.OVER
                 return True
