@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -16,6 +17,7 @@ from . import __version__
 from .diagnostics import RULES, Diagnostic, select_codes
 from .logfile import LogError, find_logs
 from .output import Format, as_github, as_json, as_sarif, as_text
+from .plots import PLOT_HELP, PlotKind
 
 app = typer.Typer(
     name="tichu-analyze",
@@ -242,6 +244,250 @@ def simulate(
     except OSError as e:
         raise fail(f"{output}: cannot write: {e}") from None
     err.print(f"wrote {games} game{'s' * (games != 1)} to {output}", highlight=False)
+
+
+@app.command()
+def ingest(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
+                       ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
+    ],
+    out: Annotated[
+        Path,
+        typer.Option("--out", "-o", help="The dataset directory: created, or replaced when it "
+                     "holds a dataset (a non-empty directory that does not is refused).",
+                     show_default=False),
+    ],
+    append: Annotated[
+        bool, typer.Option("--append", help="Add the logs' rows to the dataset in --out as new "
+                           "part files instead of replacing it.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
+    ] = False,
+) -> None:
+    """Replay the logs and write Parquet datasets partitioned by player.
+
+    Tables plays, rounds, games and violations, as DIR/<table>/player=<name>/*.parquet
+    (docs/datasets.md describes every column). Diagnostics are data here: they go to the
+    violations table and into the summary, and do not change the exit status. Writing is
+    atomic: after an error or an interruption DIR is left as it was.
+
+    Exit status: 0 when the dataset was written, 2 when an argument, a log file or DIR
+    could not be used (nothing is written then), 130 when interrupted.
+    """
+    from rich.markup import escape
+
+    from .datasets import DatasetError, sigterm_as_interrupt
+    from .datasets import ingest as write_datasets
+
+    try:
+        files = find_logs(paths)
+    except LogError as e:
+        raise fail(escape(str(e))) from None
+    if not files:
+        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    counts: Counter[str] = Counter()
+
+    def report(d: Diagnostic) -> None:
+        counts[d.code] += 1
+
+    try:
+        with sigterm_as_interrupt():
+            result = write_datasets(files, out, append=append, report=report,
+                                    show_progress=not quiet)
+    except DatasetError as e:
+        raise fail(escape(str(e))) from None
+    except KeyboardInterrupt:
+        err.print(f"interrupted: {out} is left as it was", highlight=False, markup=False)
+        raise typer.Exit(130) from None
+    for problem in result.errors:
+        err.print(f"[bold red]error:[/] {escape(str(problem))}", highlight=False)
+    if not quiet:
+        _summary(result.totals, counts)
+    if result.errors:
+        raise fail(escape(f"{len(result.errors)} file{'s' * (len(result.errors) != 1)} could "
+                          f"not be read: nothing was written, {out} is left as it was"))
+    if not quiet:
+        rows = ", ".join(f"{result.rows[t]} {t}" for t in ("plays", "rounds", "games",
+                                                           "violations"))
+        err.print(f"wrote {rows} rows to {out}", highlight=False, markup=False)
+
+
+_KIND_HELP = "What to draw. " + "; ".join(f"[bold]{k}[/]: {h}" for k, h in PLOT_HELP.items())
+
+
+@app.command()
+def plot(
+    dataset: Annotated[
+        Path, typer.Argument(help="A dataset directory written by 'tichu-analyze ingest'.",
+                             show_default=False),
+    ],
+    kind: Annotated[PlotKind, typer.Option("--kind", "-k", help=_KIND_HELP, show_default=False)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The image to write, .png or "
+                                         ".svg.", show_default=False)],
+    player: Annotated[
+        str | None, typer.Option("--player", "-p", help="Only this player (against the rest of "
+                                 "the field where players are compared).", show_default=False),
+    ] = None,
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="For --kind score: the game id (FILE:GAME "
+                                 "when the id is in several files); default the first game.",
+                                 show_default=False),
+    ] = None,
+) -> None:
+    """Draw one plot of a dataset, as PNG or SVG."""
+    from rich.markup import escape
+
+    from .plots import plot as draw
+    from .plots import save
+    from .stats import Dataset, DatasetError
+
+    if output.suffix.lower() not in (".png", ".svg"):
+        raise fail(escape(f"{output}: the plot file must end in .png or .svg"))
+    if game is not None and kind is not PlotKind.SCORE:
+        raise fail("--game only applies to --kind score")
+    try:
+        save(draw(Dataset.load(dataset), kind, player=player, game=game), output)
+    except DatasetError as e:
+        raise fail(escape(str(e))) from None
+    except OSError as e:
+        raise fail(escape(f"{output}: cannot write: {e}")) from None
+    err.print(f"wrote {output}", highlight=False, markup=False)
+
+
+class ReportFormat(StrEnum):
+    """What ``tichu-analyze report`` writes."""
+
+    HTML = "html"
+    TEXT = "text"
+
+
+@app.command()
+def report(
+    dataset: Annotated[
+        Path, typer.Argument(help="A dataset directory written by 'tichu-analyze ingest'.",
+                             show_default=False),
+    ],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="The file to write (required for "
+                                  "html; text goes to standard output without it).",
+                                  show_default=False),
+    ] = None,
+    output_format: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="html: one self-contained page with "
+                                   "tables and plots; text: the tables, for a terminal."),
+    ] = ReportFormat.HTML,
+    player: Annotated[
+        str | None, typer.Option("--player", "-p", help="Focus on this player against the rest "
+                                 "of the field.", show_default=False),
+    ] = None,
+) -> None:
+    """Report per-player and per-partnership statistics, violations by code and the plots.
+
+    Every statistic states its denominator.
+    """
+    from rich.markup import escape
+
+    from .report import print_text, write_html
+    from .stats import Dataset, DatasetError
+
+    if output_format is ReportFormat.HTML and output is None:
+        raise fail("the html report needs --output FILE.html (or use --format text)")
+    try:
+        ds = Dataset.load(dataset)
+        if output_format is ReportFormat.HTML:
+            assert output is not None
+            write_html(ds, output, player)
+        elif output is None:
+            print_text(ds, Console(), player)
+        else:
+            with open(output, "w", encoding="utf-8") as f:
+                print_text(ds, Console(file=f, width=160, no_color=True), player)
+    except DatasetError as e:
+        raise fail(escape(str(e))) from None
+    except OSError as e:
+        raise fail(escape(f"{output}: cannot write: {e}")) from None
+    if output is not None:
+        err.print(f"wrote {output}", highlight=False, markup=False)
+
+
+class ReplayFormat(StrEnum):
+    """What ``tichu-analyze replay`` writes."""
+
+    TEXT = "text"
+    HTML = "html"
+
+
+@app.command()
+def replay(
+    log: Annotated[
+        Path, typer.Argument(help="A log file (.jsonl, .jsonl.gz, .jsonl.zst or .tch).",
+                             show_default=False),
+    ],
+    game: Annotated[
+        str | None, typer.Option("--game", "-g", help="The game id (needed when the file "
+                                 "holds more than one game).", show_default=False),
+    ] = None,
+    round_number: Annotated[
+        int | None, typer.Option("--round", "-r", help="Only this round (default: every round "
+                                 "of the game).", show_default=False),
+    ] = None,
+    seat: Annotated[
+        int | None, typer.Option("--seat", "-s", min=0, max=3, help="Show the round from this "
+                                 "seat: the other hands stay hidden until played.",
+                                 show_default=False),
+    ] = None,
+    output_format: Annotated[
+        ReplayFormat, typer.Option("--format", "-f", help="text: for a terminal (suits in "
+                                   "colour when it supports them); html: one self-contained "
+                                   "page with the cards drawn, the hands beside each trick and "
+                                   "a navigation by trick."),
+    ] = ReplayFormat.TEXT,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="The file to write (required for "
+                                  "html; text goes to standard output without it).",
+                                  show_default=False),
+    ] = None,
+    hands: Annotated[
+        bool, typer.Option("--hands", help="text: also list the hands at the start of every "
+                           "trick."),
+    ] = False,
+) -> None:
+    """Show one round (or every round of a game) trick by trick, with each violation
+    under the event that caused it.
+
+    Exit status: 0 when the view was written (whatever it shows), 2 when the file,
+    the game or the round cannot be found.
+    """
+    from rich.markup import escape
+
+    from .audit import AuditError, build, load, plain, render_html, render_text, rich_lines
+
+    if output_format is ReplayFormat.HTML and output is None:
+        raise fail("the html view needs --output FILE.html (or use --format text)")
+    if not log.is_file():
+        raise fail(escape(f"{log}: no such file"))
+    try:
+        view = build(load(log, game), game, round_number, seat)
+    except (AuditError, LogError) as e:
+        raise fail(escape(str(e))) from None
+    try:
+        if output_format is ReplayFormat.HTML:
+            assert output is not None
+            output.write_text(render_html(view), encoding="utf-8")
+        elif output is not None:
+            output.write_text(plain(render_text(view, 100, hands)), encoding="utf-8")
+        else:
+            console = Console(highlight=False)
+            width = console.width if console.is_terminal else 100
+            for line in rich_lines(render_text(view, width, hands)):
+                console.print(line, soft_wrap=True)
+    except OSError as e:
+        raise fail(escape(f"{output}: cannot write: {e}")) from None
+    if output is not None:
+        err.print(f"wrote {output}", highlight=False, markup=False)
 
 
 def main() -> None:

@@ -54,7 +54,7 @@ from .cards import (
     points,
     tokens_of,
 )
-from .combos import Combo, Kind, beats, can_play_rank, classify, legal_plays
+from .combos import Combo, Kind, beats, bombs_in, can_play_rank, classify, legal_plays
 
 Event = dict[str, Any]
 """One log event, as written to the file (``log-format.md``)."""
@@ -87,6 +87,7 @@ _MAHJONG = BIT[MAHJONG]
 _PHOENIX = BIT[PHOENIX]
 _DRAGON = BIT[DRAGON]
 _NORMALS: Mask = sum(RANK_MASK[r] for r in range(2, ACE + 1))
+_HIGH_SPECIALS = _PHOENIX | _DRAGON
 _RANK_STARTS: Mask = sum(BIT[card_of(r, 0)] for r in range(2, ACE + 1))
 
 # Simulated think times in milliseconds, by event type: (least, most).
@@ -164,7 +165,7 @@ class _Clock:
 
     def tick(self, event_type: str) -> float:
         least, most = _DELAYS[event_type]
-        self.ms += self.rng.randint(least, most)
+        self.ms += least + int(self.rng.random() * (most - least))
         return self.ms / 1000
 
 
@@ -252,6 +253,7 @@ class _Round:
         self.calls: list[str | None] = [None, None, None, None]
         self.played = [False, False, False, False]
         self.late_call = [False, False, False, False]
+        self.bomb_held = [False, False, False, False]
         self.given: list[dict[int, int]] = [{}, {}, {}, {}]
         self.out: list[int] = []
         self.wish: int | None = None
@@ -290,7 +292,7 @@ class _Round:
         yield self._event("deal", hands=[tokens_of(h) for h in first])
         # rules.md 1.2: Grand Tichu on the first 8 cards
         for seat in range(4):
-            threshold = 7.0 if self.calls[(seat + 2) % 4] is None else 9.0
+            threshold = 6.6 if self.calls[(seat + 2) % 4] is None else 9.0
             if _strength(first[seat]) + rng.random() * 2.0 >= threshold:
                 yield self._call(seat, "grand_tichu")
         yield self._event("deal", hands=[tokens_of(h) for h in second])
@@ -310,39 +312,43 @@ class _Round:
 
     def _exchange_phase(self) -> Iterator[Event]:
         rng = self.rng
-        # Tichu before the exchange, on the 14 cards
+        # Tichu on the 14 cards (rules.md 1.3): called before, during or after the
+        # exchange, or late, just before the seat's first play
+        timing: list[str | None] = [None, None, None, None]
         for seat in range(4):
-            if self._wants_tichu(seat, 8.5):
-                yield self._call(seat, "tichu")
-        gives = [self._choose_gifts(seat) for seat in range(4)]
+            if self._wants_tichu(seat, 7.6):
+                timing[seat] = rng.choices(("before", "during", "after", "late"), (5, 2, 2, 2))[0]
+                if timing[seat] == "before":
+                    yield self._call(seat, "tichu")
+        during_at = [rng.randrange(3) for _ in range(4)]  # after which exchange event
+        gives = [self._choose_gifts(seat, timing[seat] is not None) for seat in range(4)]
         order = [0, 1, 2, 3]
         if rng.random() < 0.3:
-            rng.shuffle(order)
+            rng.shuffle(order)  # the four exchanges are simultaneous: any order
         for i, seat in enumerate(order):
             give = gives[seat]
             self.given[seat] = give
             yield self._event(
                 "exchange", seat=seat, give={str(to): TOKENS[c] for to, c in sorted(give.items())}
             )
-            # a Tichu called in the middle of the exchange
-            if i < 3:
-                other = order[rng.randrange(4)]
-                if self._wants_tichu(other, 9.5):
+            for caller in range(4):
+                if timing[caller] == "during" and during_at[caller] == i:
                     self.stats["tichu_during_exchange"] += 1
-                    yield self._call(other, "tichu")
+                    yield self._call(caller, "tichu")
         for seat in range(4):
             for to, card in gives[seat].items():
                 self.hands[seat] &= ~BIT[card]
                 self.hands[to] |= BIT[card]
-        # after the exchange: now, or late (just before the seat's first play)
         for seat in range(4):
-            if self._wants_tichu(seat, 8.5):
-                if rng.random() < 0.5:
-                    yield self._call(seat, "tichu")
-                else:
-                    self.late_call[seat] = True
+            # the cards received may make a hand worth a call
+            if timing[seat] is None and self._wants_tichu(seat, 8.6):
+                timing[seat] = "after" if rng.random() < 0.5 else "late"
+            if timing[seat] == "after":
+                yield self._call(seat, "tichu")
+            elif timing[seat] == "late":
+                self.late_call[seat] = True
 
-    def _choose_gifts(self, seat: int) -> dict[int, int]:
+    def _choose_gifts(self, seat: int, calling: bool) -> dict[int, int]:
         """One card to each other seat (rules.md 1.4)."""
         rng = self.rng
         hand = self.hands[seat]
@@ -355,7 +361,7 @@ class _Round:
         # to the partner: the Dog, a good card, or (having called) a low one
         if hand & _DOG and rng.random() < 0.35:
             gifts[partner] = DOG
-        elif self.calls[seat] is not None:
+        elif calling or self.calls[seat] is not None:
             gifts[partner] = min((c for c in cards if c != DOG), key=_value)
         else:
             good = [c for c in cards if _value(c) >= 12]
@@ -382,9 +388,6 @@ class _Round:
 
     # -- play -----------------------------------------------------------------
 
-    def _active(self, seat: int) -> bool:
-        return self.hands[seat] != 0
-
     def _next_active(self, seat: int) -> int:
         """The next seat after ``seat`` that still holds cards (possibly ``seat``)."""
         for i in range(1, 5):
@@ -395,11 +398,10 @@ class _Round:
 
     def _trick_complete(self) -> bool:
         """rules.md 2.4: every other seat still holding cards passed after the last play."""
-        return all(
-            self.passed[s] for s in range(4) if s != self.top_seat and self.hands[s]
-        )
+        return all(self.passed[s] for s in range(4) if s != self.top_seat and self.hands[s])
 
     def _play_phase(self) -> Generator[Event, None, None]:
+        self.bomb_held = [_has_bomb(h) for h in self.hands]
         # rules.md 2.1: the Mahjong's holder leads the first trick
         self.turn = next(s for s in range(4) if self.hands[s] & _MAHJONG)
         while not self.over:
@@ -412,7 +414,12 @@ class _Round:
                 continue
             else:
                 yield from self._follow(self.turn)
-            if not self.over and self.top is not None and not self._trick_complete():
+            if (
+                not self.over
+                and self.top is not None
+                and any(self.bomb_held)
+                and not self._trick_complete()
+            ):
                 yield from self._offer_bombs()
 
     def _lead(self, seat: int) -> Iterator[Event]:
@@ -439,24 +446,25 @@ class _Round:
         top = self.top
         assert top is not None
         wish = self.wish
-        options = legal_plays(hand, top)
-        bound = False
+        forced = None
         if wish is not None and hand & RANK_MASK[wish]:
             forced = can_play_rank(hand, wish, top)
-            if forced is not None:
-                # rules.md 6.2: must play a combination with the wished rank that
-                # beats the top (6.4: any bomb would also do)
-                bound = True
-                self._note_bound(seat)
-                with_rank = [c for c in options if c.cards & RANK_MASK[wish]] or [forced]
-                other_bombs = [c for c in options if c.is_bomb and c not in with_rank]
-                if other_bombs and self.rng.random() < 0.3:
-                    self.stats["wish_bound_bombed"] += 1
-                    with_rank += other_bombs
-                options = with_rank
-        choice = self._choose_follow(seat, options, bound)
+        if forced is not None:
+            assert wish is not None
+            # rules.md 6.2: must play a combination with the wished rank that beats
+            # the top (6.4: any bomb would also do)
+            self._note_bound(seat)
+            options = legal_plays(hand, top)
+            with_rank = [c for c in options if c.cards & RANK_MASK[wish]] or [forced]
+            plain = [c for c in with_rank if not c.is_bomb]
+            choice: Combo | None = min(plain or with_rank, key=lambda c: c.rank)
+            other_bombs = [c for c in options if c.is_bomb and not c.cards & RANK_MASK[wish]]
+            if other_bombs and self.rng.random() < 0.3:
+                self.stats["wish_bound_bombed"] += 1
+                choice = other_bombs[0]
+        else:
+            choice = self._choose_follow(seat, hand, top)
         if choice is None:
-            assert not bound
             self.passed[seat] = True
             self.turn = self._next_active(seat)
             yield self._event("pass", seat=seat)
@@ -478,16 +486,14 @@ class _Round:
             top = self.top
             complete = self._trick_complete()
             excluded = self.top_seat if complete else self.turn
-            seats = [s for s in range(4) if s != excluded and _has_bomb(self.hands[s])]
+            seats = [s for s in range(4) if s != excluded and self.bomb_held[s]]
             if not seats:
                 break
             rng.shuffle(seats)
             bomber = None
             for s in seats:
-                if self.top_seat == s:
-                    p = 0.03
-                elif self.top_seat == (s + 2) % 4:
-                    p = 0.03 if complete else 0.015
+                if self.top_seat % 2 == s % 2:
+                    p = 0.03  # on its own or its partner's play
                 elif complete:
                     p = 0.35
                 elif top.is_bomb or top.rank >= 13 or top.length > 1:
@@ -499,7 +505,7 @@ class _Round:
                     break
             if bomber is None:
                 break
-            bombs = [c for c in legal_plays(self.hands[bomber], top) if c.is_bomb]
+            bombs = [b for b in bombs_in(self.hands[bomber]) if beats(b, top)]
             if not bombs:
                 break
             bomb = min(bombs, key=lambda c: (c.kind, c.length, c.rank))
@@ -550,15 +556,23 @@ class _Round:
         assert cards and not cards & ~hand, "bot played cards it does not hold"
         assert lead or (top is not None and beats(combo, top)), "bot play does not beat the top"
         if self.late_call[seat] and not self.played[seat] and self.calls[seat] is None:
-            # rules.md 1.3: Tichu is allowed until the seat's first play
-            self.stats["tichu_late"] += 1
-            yield self._call(seat, "tichu")
+            self.late_call[seat] = False
+            if top is not None and top.cards == _DRAGON and self._trick_complete():
+                # after a Dragon trick is over the next event must be its gift or a
+                # bomb on it (rules.md 8, G002): no call in between, so no call at all
+                self.stats["tichu_late_dropped"] += 1
+            else:
+                # rules.md 1.3: Tichu is allowed until the seat's first play
+                self.stats["tichu_late"] += 1
+                yield self._call(seat, "tichu")
         tokens = tokens_of(cards)
         if len(tokens) > 1 and rng.random() < 0.1:
             rng.shuffle(tokens)  # "in any order"
         fields: dict[str, Any] = {"seat": seat, "cards": tokens}
         wish = None
         if cards & _MAHJONG:
+            if combo.length > 1:
+                self.stats["mahjong_straight"] += 1
             wish = self._choose_wish(seat)
             if wish is not None:
                 fields["wish"] = RANK_TOKENS[wish]
@@ -584,6 +598,8 @@ class _Round:
         yield self._event("play", **fields)
         # apply
         self.hands[seat] = hand & ~cards
+        if self.bomb_held[seat]:
+            self.bomb_held[seat] = _has_bomb(self.hands[seat])
         self.played[seat] = True
         self.trick |= cards
         # rules.md 6.1: a real card of the wished rank fulfils the wish (not the
@@ -632,6 +648,7 @@ class _Round:
             top = self.top
             # 7.3: the trick in progress goes to the seat that made its last play
             if top is not None and top.cards == _DRAGON:
+                self.stats["dragon_gift_at_round_end"] += 1
                 yield from self._dragon_gift(self.top_seat)
             else:
                 self.piles[self.top_seat] |= self.trick
@@ -648,10 +665,9 @@ class _Round:
             if call is not None:
                 bonus = 200 if call == "grand_tichu" else 100
                 team[s % 2] += bonus if order[0] == s else -bonus
+                self.stats[call + ("_made" if order[0] == s else "_failed")] += 1
         self.score = team
-        yield self._event(
-            "round_end", round=self.number, finish_order=order, score=list(team)
-        )
+        yield self._event("round_end", round=self.number, finish_order=order, score=list(team))
 
     # -- bot decisions ----------------------------------------------------------
 
@@ -705,41 +721,42 @@ class _Round:
 
         return min(plain, key=cost)
 
-    def _choose_follow(self, seat: int, options: list[Combo], bound: bool) -> Combo | None:
+    def _choose_follow(self, seat: int, hand: Mask, top: Combo) -> Combo | None:
+        """A play on ``top`` or None (pass), for a seat the wish does not bind."""
         rng = self.rng
+        n = hand.bit_count()
+        may_go_out = n == top.length or (n >= 4 and _has_bomb(hand))
+        partner_on_top = self.top_seat == (seat + 2) % 4
+        # a team with an opponent out plays on, to stop a double victory
+        defending = any(not self.hands[s] for s in ((seat + 1) % 4, (seat + 3) % 4))
+        if partner_on_top and not may_go_out and rng.random() < (0.4 if defending else 0.94):
+            return None  # let the partner have it
+        if top.kind == Kind.SINGLE and not self.bomb_held[seat] and not hand & _HIGH_SPECIALS:
+            highest = hand & _NORMALS
+            if not highest or RANK[highest.bit_length() - 1] <= top.rank:
+                return None  # nothing beats the single (a shortcut; legal_plays agrees)
+        options = legal_plays(hand, top)
         if not options:
             return None
-        top = self.top
-        assert top is not None
-        hand = self.hands[seat]
-        for c in options:
-            if c.cards == hand:
-                return c  # goes out
+        if may_go_out:
+            for c in options:
+                if c.cards == hand:
+                    return c
         plain = [c for c in options if not c.is_bomb]
-        if bound:
-            return min(plain or options, key=lambda c: c.rank)
-        partner_on_top = self.top_seat == (seat + 2) % 4
         if partner_on_top:
-            if plain and rng.random() < 0.06:
-                return min(plain, key=lambda c: c.rank)
-            return None
+            return min(plain, key=lambda c: c.rank) if plain else None
+        eager = defending or self.calls[seat] is not None
         if plain:
             c = min(plain, key=lambda c: c.rank)
             if rng.random() < 0.15:
                 c = rng.choice(plain)
             high = c.kind == Kind.SINGLE and c.rank >= 14 and top.rank < 10
-            caller = self.calls[seat] is not None
-            if high and not caller and rng.random() < 0.5:
+            if not eager and ((high and rng.random() < 0.5) or rng.random() < 0.1):
                 return None
-            if not caller and rng.random() < 0.1:
-                return None
+            if c.cards == _DRAGON and rng.random() < 0.4:
+                return None  # keep the Dragon to go out with
             return c
-        if top.rank >= 13 or top.length > 1 or top.is_bomb:
-            p = 0.35
-        else:
-            p = 0.1
-        if rng.random() < p:
+        worth_a_bomb = top.rank >= 13 or top.length > 1 or top.is_bomb or defending
+        if rng.random() < (0.35 if worth_a_bomb else 0.1):
             return min(options, key=lambda c: (c.kind, c.length, c.rank))
         return None
-
-
