@@ -164,6 +164,8 @@ class RoundRecord:
     wish_fulfilled_by: int | None = None  # seat
     steps: list[Step] = field(default_factory=list)
     tricks: list[Trick] = field(default_factory=list)
+    hands_end: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # when the round ended
+    table_end: int = 0  # cards of a trick still on the table when the round ended
 
 
 @dataclass(slots=True)
@@ -1154,6 +1156,8 @@ class Replay:
             self._check_won(game)
         rec = rnd.record
         if rec is not None:
+            rec.hands_end = list(rnd.hands)
+            rec.table_end = rnd.trick_cards
             rec.pile_points = [points(p) for p in rnd.piles]
             rec.finish_order = self._finish_order(rnd)
             rec.double_victory = double_victory
