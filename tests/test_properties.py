@@ -21,8 +21,11 @@ from tichu_analyze.logfile import replay_file
 from tichu_analyze.replay import GameRecord, RoundRecord
 from tichu_analyze.simulate import simulate, write_log
 
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 def _replay(path: Path) -> tuple[list[Diagnostic], list[RoundRecord], list[GameRecord]]:
