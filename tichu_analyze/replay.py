@@ -50,7 +50,6 @@ from .cards import (
     RANK_TOKENS,
     format_cards,
     points,
-    rank_plural,
 )
 from .combos import Combo, Kind, beats, can_play_rank, classify, describe
 from .diagnostics import RULES, Diagnostic
@@ -882,10 +881,8 @@ class Replay:
                 elif combo.kind < _FOUR and seat == turn and top is not None:
                     could = can_play_rank(hand, wish, top)
                     if could is not None:
-                        bad = ("W001", f"{self._who(seat)} plays {describe(combo)} while "
-                               f"holding {format_cards(held)}; {describe(could)} "
-                               f"({format_cards(could.cards)}) beats the {describe(top)} "
-                               f"and the wish for {RANK_TOKENS[wish]} is open")
+                        bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
+                               f"holding {format_cards(held)}; {_could(could, top, wish)}")
         if bad is not None:
             self._emit(*bad, seat)
         if step is not None:
@@ -1008,9 +1005,7 @@ class Replay:
                 could = can_play_rank(rnd.hands[seat], wish, top)
                 if could is not None:
                     self._emit("W001", f"{self._who(seat)} passes while holding "
-                               f"{format_cards(held)}; {describe(could)} "
-                               f"({format_cards(could.cards)}) beats the {describe(top)} "
-                               f"and the wish for {RANK_TOKENS[wish]} is open", seat)
+                               f"{format_cards(held)}; {_could(could, top, wish)}", seat)
         # inline of _passes / _check_trick_over: the most frequent event
         passed = rnd.passed = rnd.passed | 1 << seat
         holding = rnd.holding
@@ -1230,9 +1225,15 @@ def _seats(order: list[int]) -> str:
     return ", ".join(str(s) for s in order)
 
 
+def _could(could: Combo, top: Combo, wish: int) -> str:
+    """What a seat bound by the wish could have played (W001 messages)."""
+    what = (format_cards(could.cards) if could.length == 1
+            else f"{_article(could)} with {format_cards(could.cards)}")
+    return f"{what} beats the {describe(top)}, and the wish for {RANK_TOKENS[wish]} is open"
+
+
 def _article(combo: Combo) -> str:
     text = describe(combo)
     return text if text[:1].isupper() else ("an " if text[:1] in "aeiou" else "a ") + text
 
 
-__all__ += ["Kind", "rank_plural"]
