@@ -25,6 +25,19 @@ winner leads), Dragon gifts and double victories.
 A game ends after the round in which a team reaches ``TARGET`` with more
 points than the other (``game_end``). A game still undecided after
 ``MAX_ROUNDS`` rounds stops there without a ``game_end``.
+
+Readings of rules.md where it leaves room:
+
+* No event comes between a finished Dragon trick and its ``dragon_gift`` or a
+  bomb on it (G002 says "the next event"): a late Tichu that would be called
+  just before such a bomb is not called at all.
+* Once every other seat has passed, any seat but the one due to lead (the
+  winner, or the next seat with cards when the winner is out) may bomb; the
+  bomb continues the trick (2.4, 4.3). The seat due to lead leads.
+* A follower bound by the wish plays a combination with the wished rank, or
+  sometimes another bomb (6.4: a bomb onto the table is never a violation).
+* After a double victory ``finish_order`` lists the other two seats in seat
+  order; the Dog's trick (0 points) goes to the Dog's player.
 """
 
 from __future__ import annotations
@@ -485,8 +498,12 @@ class _Round:
         while not self.over and self.top is not None:
             top = self.top
             complete = self._trick_complete()
-            excluded = self.top_seat if complete else self.turn
-            seats = [s for s in range(4) if s != excluded and self.bomb_held[s]]
+            if complete:  # the seat due to lead would lead, not bomb (docs/rules.md)
+                winner = self.top_seat
+                excluded = {winner, winner if self.hands[winner] else self._next_active(winner)}
+            else:
+                excluded = {self.turn}
+            seats = [s for s in range(4) if s not in excluded and self.bomb_held[s]]
             if not seats:
                 break
             rng.shuffle(seats)
