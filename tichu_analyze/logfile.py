@@ -153,7 +153,7 @@ def replay_lines(lines: Iterable[bytes], replay: Replay) -> int:
             if code:
                 replay.problem(n, code, message, game, seat, kind)
             continue
-        if type(ev) is Exchange:
+        if type(ev) is Exchange and _may_repeat_a_seat(raw):
             twice = _repeated_key(raw)
             if twice is not None:
                 replay.problem(n, "X001", f"bad exchange: seat {twice} is named twice in "
@@ -163,6 +163,14 @@ def replay_lines(lines: Iterable[bytes], replay: Replay) -> int:
         feed(n, ev)
     replay.events += n - blank
     return n
+
+
+_SEAT_KEYS = (b'"0"', b'"1"', b'"2"', b'"3"')
+
+
+def _may_repeat_a_seat(raw: bytes) -> bool:
+    """A cheap test before :func:`_repeated_key`: some seat key appears twice."""
+    return any(raw.count(key) > 1 for key in _SEAT_KEYS)
 
 
 def _repeated_key(raw: bytes) -> str | None:
