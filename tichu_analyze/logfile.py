@@ -65,8 +65,12 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
 
 
 def _open_binary(path: Path) -> IO[bytes]:
+    return _decompressed(path, open(path, "rb"))  # noqa: SIM115 - closed with the wrapper
+
+
+def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
+    """``raw`` as decompressed bytes, by the file's name (.gz, .zst, else as is)."""
     name = path.name
-    raw = open(path, "rb")  # noqa: SIM115 - closed by the caller through the wrapper
     if name.endswith(".gz"):
         return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
     if name.endswith(".zst"):
@@ -136,13 +140,18 @@ def _friendly(msg: str) -> str:
     return msg.replace("Object missing required field", "missing field").replace("`$.", "`")
 
 
-def replay_lines(lines: Iterable[bytes], replay: Replay) -> int:
-    """Feed JSON lines to ``replay``; returns the number of lines read."""
+def replay_lines(lines: Iterable[bytes], replay: Replay,
+                 tick: Callable[[], None] | None = None) -> int:
+    """Feed JSON lines to ``replay``; returns the number of lines read.
+
+    ``tick`` is called every 65,536 lines (for a progress bar)."""
     decode = _decoder.decode
     feed = replay.feed
     n = 0
     blank = 0
     for n, raw in enumerate(lines, 1):  # noqa: B007 - n is the last line number
+        if tick is not None and not n & 0xFFFF:
+            tick()
         try:
             ev = decode(raw)
         except msgspec.DecodeError:
@@ -222,9 +231,12 @@ def replay_file(
     on_round: Callable[[RoundRecord], None] | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
     display: str | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> FileStats:
     """Replay every game of one log file, reporting diagnostics as they are found.
 
+    ``progress``, if given, is called now and then with the number of bytes of
+    the file (compressed bytes for a compressed file) read so far.
     Raises :class:`LogError` when the file cannot be read.
     """
     name = display or str(path)
@@ -234,8 +246,9 @@ def replay_file(
             data = path.read_bytes()
             last = replay_tch(data, tch_game_id(path), replay)
         else:
-            with _open_binary(path) as f:
-                last = replay_lines(f, replay)
+            with open(path, "rb") as raw, _decompressed(path, raw) as f:
+                tick = None if progress is None else (lambda: progress(raw.tell()))
+                last = replay_lines(f, replay, tick)
     except (OSError, EOFError, ValueError) as e:
         raise LogError(f"{name}: cannot read: {e}") from e
     except Exception as e:  # zstandard.ZstdError and other decompressor failures

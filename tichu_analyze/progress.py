@@ -8,11 +8,12 @@ from pathlib import Path
 
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
+    DownloadColumn,
     Progress,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
+    TransferSpeedColumn,
 )
 
 from .diagnostics import Diagnostic
@@ -29,24 +30,42 @@ def progress_over(
     on_round: Callable[[RoundRecord], None] | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
 ) -> Iterator[tuple[Path, FileStats | LogError]]:
-    """Replay each file in turn, with a progress bar on stderr when it is a terminal."""
-    show = show and sys.stderr.isatty() and len(files) > 1
+    """Replay each file in turn, with a progress bar (by bytes) on stderr when it is
+    a terminal."""
+    show = show and sys.stderr.isatty()
+    sizes = [_size(p) for p in files]
     with Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
+        DownloadColumn(),
+        TransferSpeedColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         transient=True,
         disable=not show,
     ) as bar:
-        task = bar.add_task("replaying", total=len(files))
-        for path in files:
+        task = bar.add_task("replaying", total=sum(sizes))
+        done = 0
+        for path, size in zip(files, sizes, strict=True):
+            bar.update(task, description=f"replaying {path.name}")
+
+            def moved(read: int, start: int = done) -> None:
+                bar.update(task, completed=start + read)
+
             try:
                 stats: FileStats | LogError = replay_file(
-                    path, report, trace=trace, on_round=on_round, on_game=on_game
+                    path, report, trace=trace, on_round=on_round, on_game=on_game,
+                    progress=moved if show else None,
                 )
             except LogError as e:
                 stats = e
-            bar.advance(task)
+            done += size
+            bar.update(task, completed=done)
             yield path, stats
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
