@@ -27,8 +27,8 @@ from pathlib import Path
 import msgspec
 
 from tichu_analyze.events import Event
-from tichu_analyze.logfile import replay_file
-from tichu_analyze.simulate import simulate, write_log
+from tichu_analyze.logfile import replay_file, write_log
+from tichu_analyze.simulate import simulate
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"

@@ -174,3 +174,36 @@ def test_python_dash_m(tmp_path: Path) -> None:
                           capture_output=True, text=True)
     assert proc.returncode == 1
     assert "W001" in proc.stdout
+
+
+SAMPLE_TCH = Path(__file__).parents[1] / "sample_logs" / "2417500.tch"
+
+
+def test_convert_tch_to_a_clean_format1_log(tmp_path: Path) -> None:
+    out = tmp_path / "bsw.jsonl.gz"
+    code, _, err = run("convert", str(SAMPLE_TCH), "-o", str(out))
+    assert code == 0, err
+    with gzip.open(out, "rt", encoding="utf-8") as f:
+        events = [json.loads(line) for line in f]
+    assert events[0]["type"] == "game_start" and events[0]["game"] == "2417500"
+    assert sum(e["type"] == "round_end" for e in events) == 10
+    code, out_text, _ = run("check", str(out))
+    assert (code, out_text) == (0, "")
+
+
+def test_convert_reports_unreadable_lines(tmp_path: Path) -> None:
+    text = SAMPLE_TCH.read_bytes().decode("utf-8").splitlines()
+    text[20] = "(9)nobody: ?? what is this"
+    bad = tmp_path / "123.tch"
+    bad.write_text("\n".join(text) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    code, _, err = run("convert", str(bad), "-o", str(out))
+    assert code == 1
+    assert f"{bad}:21: not understood" in err
+    assert out.exists()
+
+
+def test_convert_without_tch_files(tmp_path: Path) -> None:
+    code, _, err = run("convert", str(WISH), "-o", str(tmp_path / "x.jsonl"))
+    assert code == 2 and "no .tch files" in err
+    assert not (tmp_path / "x.jsonl").exists()

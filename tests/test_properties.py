@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from tichu_analyze.cards import CARD_BY_TOKEN, DECK, points
 from tichu_analyze.diagnostics import Diagnostic
-from tichu_analyze.logfile import replay_file
+from tichu_analyze.logfile import replay_file, write_log
 from tichu_analyze.replay import GameRecord, RoundRecord
-from tichu_analyze.simulate import simulate, write_log
+from tichu_analyze.simulate import simulate
 
 SETTINGS = settings(
     max_examples=25,

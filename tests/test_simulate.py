@@ -19,7 +19,8 @@ import pytest
 from tichu_analyze import simulate as sim
 from tichu_analyze.cards import CARD_BY_TOKEN, RANK_BY_TOKEN, TOKENS, mask_of
 from tichu_analyze.combos import classify
-from tichu_analyze.simulate import simulate, write_log
+from tichu_analyze.logfile import write_log
+from tichu_analyze.simulate import simulate
 
 SEED = 2024
 GAMES = 50

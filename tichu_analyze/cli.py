@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -33,7 +34,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 
 class UsageError(Exception):
@@ -236,8 +237,8 @@ def simulate(
                                       "same file, byte for byte.")] = 0,
 ) -> None:
     """Write simulated games played by seeded bots, as a format-1 log."""
+    from .logfile import write_log
     from .simulate import simulate as run
-    from .simulate import write_log
 
     try:
         write_log(run(games, seed), output)
@@ -488,6 +489,66 @@ def replay(
         raise fail(escape(f"{output}: cannot write: {e}")) from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
+
+
+@app.command()
+def convert(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Brettspielwelt .tch files or directories of them.",
+                       show_default=False),
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="The format-1 log to write (.jsonl, .jsonl.gz "
+                     "or .jsonl.zst); each .tch file becomes one game, its id the file name."),
+    ],
+) -> None:
+    """Convert Brettspielwelt .tch logs into one format-1 JSON-lines log.
+
+    BSW's logging habits (the winner's pass that collects a trick, extra or
+    missing passes, a Tichu logged one move late, the Phoenix's rank not
+    recorded) are normalized; genuine violations are kept for 'check' to find.
+    Lines the converter cannot understand are listed on stderr and the rest of
+    their round is left out. 'check' and the other commands also read .tch
+    files directly, with diagnostics pointing at the .tch lines.
+    """
+    from .bsw import Unreadable, read_tch
+    from .logfile import is_tch, read_bytes, tch_game_id, write_log
+
+    try:
+        files = [p for p in find_logs(paths) if is_tch(p)]
+    except LogError as e:
+        raise fail(str(e)) from None
+    if not files:
+        raise fail("no .tch files found")
+    problems = 0
+
+    def events() -> Iterator[dict[str, object]]:
+        nonlocal problems
+        for path in files:
+            try:
+                data = read_bytes(path)
+            except LogError as e:
+                problems += 1
+                err.print(f"[bold red]error:[/] {e}", highlight=False)
+                continue
+            for line, item in read_tch(data, tch_game_id(path)):
+                if isinstance(item, Unreadable):
+                    problems += 1
+                    err.print(f"{path}:{line}: not understood: {item.message}", highlight=False,
+                              markup=False)
+                else:
+                    yield item
+
+    try:
+        n = write_log(events(), output)
+    except OSError as e:
+        raise fail(f"{output}: cannot write: {e}") from None
+    err.print(f"wrote {n} events of {len(files)} game{'s' * (len(files) != 1)} to {output}",
+              highlight=False)
+    if problems:
+        raise typer.Exit(1)
 
 
 def main() -> None:

@@ -259,6 +259,14 @@ def replay_file(
     return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
 
 
+def read_bytes(path: Path) -> bytes:
+    """The whole file; raises :class:`LogError` when it cannot be read."""
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise LogError(f"{path}: cannot read: {e}") from e
+
+
 def tch_game_id(path: Path) -> str:
     """The game id of a ``.tch`` file: its name without the extension."""
     name = path.name
@@ -290,3 +298,39 @@ def check_file(path: str | os.PathLike[str]) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     replay_file(Path(path), found.append)
     return found
+
+
+def write_log(events: Iterable[dict[str, object]], path: str | os.PathLike[str]) -> int:
+    """Write format-1 ``events`` to ``path`` as JSON lines; return how many were written.
+
+    One compact JSON object per line, keys in the order the events hold them,
+    ``\\n`` line ends, UTF-8. A path ending in ``.gz`` or ``.zst`` is
+    compressed (with no timestamp in the gzip header), so the same events
+    always give the same bytes. The file appears only when complete: it is
+    written to a temporary name beside it and renamed at the end.
+    """
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    n = 0
+    try:
+        with open(tmp, "wb") as raw:
+            sink: IO[bytes]
+            if path.name.endswith(".gz"):
+                sink = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)  # type: ignore[assignment]
+            elif path.name.endswith(".zst"):
+                import zstandard
+
+                sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)  # type: ignore[assignment]
+            else:
+                sink = raw
+            for e in events:
+                sink.write(json.dumps(e, separators=(",", ":"), ensure_ascii=False).encode())
+                sink.write(b"\n")
+                n += 1
+            if sink is not raw:
+                sink.close()
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return n

@@ -1,7 +1,7 @@
 """Simulated Tichu games: seeded, reproducible, legal format-1 logs.
 
 ``simulate(games, seed)`` plays whole games between simple bots and yields the
-log events (``log-format.md``) as dicts; ``write_log`` writes them as JSON
+log events (``log-format.md``) as dicts; ``logfile.write_log`` writes them as JSON
 lines. The same seed always gives the same events, byte for byte: all
 randomness comes from one ``random.Random(seed)`` and the timestamps from a
 simulated clock, never the real one.
@@ -42,12 +42,9 @@ Readings of rules.md where it leaves room:
 
 from __future__ import annotations
 
-import gzip
-import json
 import random
 from collections import Counter
-from collections.abc import Generator, Iterable, Iterator
-from pathlib import Path
+from collections.abc import Generator, Iterator
 from typing import Any
 
 from .cards import (
@@ -133,40 +130,6 @@ def simulate(games: int, seed: int, *, stats: Counter[str] | None = None) -> Ite
     counter: Counter[str] = stats if stats is not None else Counter()
     for n in range(1, games + 1):
         yield from _game(rng, clock, counter, f"sim-{seed}-{n}", seed)
-
-
-def write_log(events: Iterable[Event], path: str | Path) -> int:
-    """Write ``events`` to ``path`` as JSON lines; return how many were written.
-
-    One compact JSON object per line, keys in the order the events hold them,
-    ``\\n`` line ends, UTF-8. A path ending in ``.gz`` or ``.zst`` is
-    compressed (with no timestamp in the gzip header), so the same events
-    always give the same bytes.
-    """
-    path = Path(path)
-    lines = (json.dumps(e, separators=(",", ":"), ensure_ascii=False) + "\n" for e in events)
-    n = 0
-    if path.name.endswith(".gz"):
-        with (
-            open(path, "wb") as raw,
-            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as gz,
-        ):
-            for line in lines:
-                gz.write(line.encode("utf-8"))
-                n += 1
-    elif path.name.endswith(".zst"):
-        import zstandard
-
-        with open(path, "wb") as raw, zstandard.ZstdCompressor().stream_writer(raw) as zst:
-            for line in lines:
-                zst.write(line.encode("utf-8"))
-                n += 1
-    else:
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            for line in lines:
-                f.write(line)
-                n += 1
-    return n
 
 
 class _Clock:
