@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
@@ -43,7 +44,7 @@ class UsageError(Exception):
 
 def fail(message: str) -> typer.Exit:
     """Print ``message`` as an error and return the exit (status 2) to raise."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False, markup=True)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True)
     return typer.Exit(2)
 
 
@@ -144,7 +145,7 @@ def check(
         for _path, stats_or_error in progress_over(files, report, show=not quiet):
             if isinstance(stats_or_error, LogError):
                 unreadable += 1
-                err.print(f"[bold red]error:[/] {stats_or_error}", highlight=False)
+                err.print(f"[bold red]error:[/] {escape(str(stats_or_error))}", highlight=False)
                 continue
             stats = stats_or_error
             totals["files"] += 1
@@ -531,7 +532,7 @@ def convert(
                 data = read_bytes(path)
             except LogError as e:
                 problems += 1
-                err.print(f"[bold red]error:[/] {e}", highlight=False)
+                err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
                 continue
             for line, item in read_tch(data, tch_game_id(path)):
                 if isinstance(item, Unreadable):

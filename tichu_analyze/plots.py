@@ -1,0 +1,600 @@
+"""Figures from the datasets, with matplotlib's object API (never ``pyplot``).
+
+:func:`plot` builds a :class:`matplotlib.figure.Figure` of one :class:`PlotKind`;
+:func:`save` writes it as PNG or SVG (the Agg canvas, no display needed). Every
+figure has a title, labelled axes and a legend, and says in its labels what each
+percentage is out of. Player names are drawn as plain text: a ``$`` never turns
+on matplotlib's math mode and a leading ``_`` never hides a legend entry.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from .stats import Dataset, DatasetError, focus
+
+if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+TICHU_COLOR = "#0072B2"   # Okabe-Ito blue
+GRAND_COLOR = "#D55E00"   # Okabe-Ito vermillion
+TEAM_COLORS = ("#0072B2", "#E69F00")
+FINISH_COLORS = ("#009E73", "#56B4E9", "#E69F00", "#D55E00")
+NEUTRAL = "#666666"
+MAX_PLAYERS = 20
+
+
+class PlotKind(StrEnum):
+    """The figures ``tichu-analyze plot --kind`` draws."""
+
+    SCORE = "score"
+    CALLS = "calls"
+    FINISH = "finish"
+    POINTS = "points"
+    CALIBRATION = "calibration"
+    BOMBS = "bombs"
+    EXCHANGE = "exchange"
+
+
+PLOT_HELP: dict[PlotKind, str] = {
+    PlotKind.SCORE: "score progression of one game (--game; default the first), round by round",
+    PlotKind.CALLS: "Tichu and Grand Tichu call rate and success per player",
+    PlotKind.FINISH: "finish-position distribution (1st..4th out) per player",
+    PlotKind.POINTS: "average points per round per player: cards, calls, total, opponents",
+    PlotKind.CALIBRATION: "hand strength against call success (a calibration plot)",
+    PlotKind.BOMBS: "bombs per round: how many rounds see bombs, bombs held and played per player",
+    PlotKind.EXCHANGE: "ranks of the cards passed to the partner and to the opponents",
+}
+
+
+def text(s: object, limit: int = 32) -> str:
+    """``s`` as literal matplotlib text: ``$`` escaped (no math mode), no leading ``_``
+    (matplotlib hides legend labels that start with one), cut to ``limit`` characters."""
+    t = str(s)
+    if len(t) > limit:
+        t = t[: limit - 1] + "\u2026"
+    t = t.replace("$", r"\$")
+    return " " + t if t.startswith("_") else t
+
+
+def _new_figure(width: float, height: float, nrows: int = 1, ncols: int = 1, *,
+                sharex: bool = False, sharey: bool = False,
+                height_ratios: Sequence[float] | None = None,
+                width_ratios: Sequence[float] | None = None) -> tuple[Figure, list[Axes]]:
+    """A figure on the Agg canvas (no pyplot, no display) and its axes, row by row."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(nrows, ncols, squeeze=False, sharex=sharex, sharey=sharey,
+                        height_ratios=height_ratios, width_ratios=width_ratios)
+    return fig, [ax for row in axes for ax in row]
+
+
+def _no_data(ax: Axes, message: str) -> None:
+    ax.text(0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes,
+            color=NEUTRAL, fontsize=11)
+
+
+def _pct(k: float, n: float) -> float:
+    return 100.0 * k / n if n else math.nan
+
+
+def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``k`` successes in ``n`` trials, in percent."""
+    if n == 0:
+        return (math.nan, math.nan)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (100 * max(0.0, centre - half), 100 * min(1.0, centre + half))
+
+
+def _scored_by_group(ds: Dataset, player: str | None,
+                     max_players: int) -> tuple[pl.DataFrame, list[str], str]:
+    """Scored round rows with a ``group`` column (the player, or the player and the
+    field), the groups to draw in order, and a note when players were left out."""
+    ds.check_player(player)
+    frame = focus(ds.scored, player)
+    if frame.is_empty():
+        raise DatasetError(f"{ds.path}: no scored rounds to plot")
+    counts = frame.group_by("group").agg(pl.len().alias("n")).sort(
+        ["n", "group"], descending=[True, False])
+    groups = [str(g) for g in counts.get_column("group").to_list()]
+    if player is not None:
+        if player not in groups:
+            raise DatasetError(f"player {player!r} has no scored rounds in {ds.path}")
+        groups = [player] + [g for g in groups if g != player]
+        return frame, groups, ""
+    note = ""
+    if len(groups) > max_players:
+        note = f"\n(the {max_players} of {len(groups)} players with the most scored rounds)"
+        groups = groups[:max_players]
+    return frame.filter(pl.col("group").is_in(groups)), groups, note
+
+
+def _who(player: str | None) -> str:
+    return "" if player is None else f"\n{text(player, 40)} against the rest of the field"
+
+
+def _player_width(groups: Sequence[str], per: float = 1.6, base: float = 2.0,
+                  minimum: float = 8.0) -> float:
+    """A figure width that leaves room for the players' tick labels."""
+    n = len(groups)
+    return max(minimum, base + (per if n <= 6 else 0.75) * n)
+
+
+def _player_ticks(ax: Axes, groups: Sequence[str], rounds: dict[str, int]) -> None:
+    """Player names (and their scored rounds) as the x tick labels of ``ax``."""
+    many = len(groups) > 6
+    labels = [f"{text(g, 20)}\n{rounds.get(g, 0)} rounds" for g in groups]
+    ax.set_xticks(range(len(groups)), labels, rotation=35 if many else 0,
+                  ha="right" if many else "center", rotation_mode="anchor", fontsize=9)
+
+
+def _bar_labels(ax: Axes, xs: Sequence[float], heights: Sequence[float], labels: Sequence[str],
+                fontsize: float = 7.5) -> None:
+    for x, h, label in zip(xs, heights, labels, strict=True):
+        y = 0.0 if math.isnan(h) else h
+        ax.annotate(label, (x, y), xytext=(0, 2 if y >= 0 else -9), textcoords="offset points",
+                    ha="center", fontsize=fontsize, color="#333333")
+
+
+# -- score ------------------------------------------------------------------------------
+
+
+def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) -> Figure:
+    """Both teams' running totals over the rounds of one game, with each round's score
+    and the calls made in it."""
+    ds.check_player(player)
+    file, game_id = ds.find_game(game, player)
+    r = ds.rounds.filter((pl.col("file") == file) & (pl.col("game") == game_id))
+    seats = {int(s): str(p) for s, p in r.select("seat", "player").unique().iter_rows()}
+    team_names = [f"Team {t}: {text(seats.get(t, '?'), 24)} & {text(seats.get(t + 2, '?'), 24)}"
+                  for t in (0, 1)]
+    rounds = sorted(int(x) for x in r.get_column("round").unique().to_list())
+    per_team: list[list[float]] = [[], []]
+    status: list[str] = []
+    calls: dict[int, list[tuple[int, str, bool | None]]] = {}
+    for rnd in rounds:
+        rows = r.filter(pl.col("round") == rnd)
+        status.append(str(rows.get_column("status")[0]))
+        for t in (0, 1):
+            s = rows.filter(pl.col("team") == t).get_column("team_score").drop_nulls()
+            per_team[t].append(float(s[0]) if len(s) and status[-1] == "scored" else math.nan)
+        for rec in rows.filter(pl.col("call").is_not_null()).iter_rows(named=True):
+            success = rec["call_success"] if status[-1] == "scored" else None
+            mark = "?" if success is None else "\u2713" if success else "\u2717"
+            short = "GT" if rec["call"] == "grand_tichu" else "T"
+            calls.setdefault(rnd, []).append((int(rec["seat"]), f"{short}{mark}", success))
+    games = ds.games.filter((pl.col("file") == file) & (pl.col("game") == game_id))
+    target = int(games.get_column("target").drop_nulls()[0]) if games.height else None
+
+    fig, (top, bottom, strip) = _new_figure(
+        max(8.0, 3.0 + 0.45 * len(rounds)), 9, 3, 1, sharex=True,
+        height_ratios=[3, 2, 1.1])
+    xs = [0, *rounds]
+    for t in (0, 1):
+        total, line = 0.0, [0.0]
+        for v in per_team[t]:
+            total += 0.0 if math.isnan(v) else v
+            line.append(total)
+        mine = player is not None and player in (seats.get(t), seats.get(t + 2))
+        top.plot(xs, line, marker="o", markersize=4, color=TEAM_COLORS[t],
+                 linewidth=3 if mine else 1.8, label=team_names[t])
+        top.annotate(f"{line[-1]:.0f}", (xs[-1], line[-1]), xytext=(5, 0),
+                     textcoords="offset points", va="center", color=TEAM_COLORS[t],
+                     fontweight="bold")
+    if target is not None:
+        top.axhline(target, color=NEUTRAL, linestyle="--", linewidth=1,
+                    label=f"target ({target} points)")
+    top.axhline(0, color="#999999", linewidth=0.6)
+    top.set_ylabel("running total (points)")
+    top.legend(loc="upper left", fontsize=9)
+    top.grid(axis="y", alpha=0.3)
+
+    width = 0.38
+    for t in (0, 1):
+        bx = [x + (t - 0.5) * width for x in rounds]
+        bottom.bar(bx, [0 if math.isnan(v) else v for v in per_team[t]], width,
+                   color=TEAM_COLORS[t], label=f"Team {t}")
+    for rnd, st in zip(rounds, status, strict=True):
+        if st != "scored":
+            bottom.annotate(f"{st}:\nnot scored", (rnd, 0), xytext=(0, 4),
+                            textcoords="offset points", ha="center", fontsize=7, color=NEUTRAL)
+    bottom.axhline(0, color="#999999", linewidth=0.6)
+    bottom.set_ylabel("round score\n(cards + calls)")
+    bottom.grid(axis="y", alpha=0.3)
+    bottom.margins(y=0.15)
+
+    # The calls: one row per seat, a mark per call in the round it was made.
+    for rnd, made in calls.items():
+        for seat, mark, success in made:
+            color = NEUTRAL if success is None else "#009E73" if success else "#D55E00"
+            strip.text(rnd, seat, mark, ha="center", va="center", fontsize=8,
+                       fontweight="bold", color=color)
+    strip.set_yticks(range(4), [f"seat {s}: {text(seats.get(s, '?'), 18)}" for s in range(4)],
+                     fontsize=8)
+    for tick, seat in zip(strip.get_yticklabels(), range(4), strict=True):
+        tick.set_color(TEAM_COLORS[seat % 2])
+    strip.set_ylim(3.6, -0.6)
+    strip.set_ylabel("calls")
+    strip.set_title("T = Tichu, GT = Grand Tichu; \u2713 made (green), \u2717 failed (red), "
+                    "? round not scored" + ("" if calls else "; no calls in this game"),
+                    fontsize=8, loc="left")
+    strip.set_xlabel("round")
+    step = 1 if len(rounds) <= 30 else math.ceil(len(rounds) / 30)
+    strip.set_xticks([0, *rounds[::step]], ["start", *[str(r) for r in rounds[::step]]])
+    strip.grid(axis="x", alpha=0.3)
+    winner = games.filter(pl.col("won").fill_null(False))
+    outcome = ""
+    if winner.height:
+        outcome = f"; won by Team {int(winner.get_column('team')[0])}"
+    elif games.height and not bool(games.get_column("ended").fill_null(False).any()):
+        outcome = "; the log ends before the game does"
+    fig.suptitle(f"Score progression of game {text(game_id)} (file {text(file, 48)})"
+                 f"{outcome}", fontsize=12)
+    return fig
+
+
+# -- calls ------------------------------------------------------------------------------
+
+
+def plot_calls(ds: Dataset, player: str | None = None,
+               max_players: int = MAX_PLAYERS) -> Figure:
+    """Per player: how often Tichu and Grand Tichu are called, and how often they succeed."""
+    frame, groups, note = _scored_by_group(ds, player, max_players)
+    agg = frame.group_by("group").agg(
+        pl.len().alias("rounds"),
+        (pl.col("call") == "tichu").sum().alias("t"),
+        ((pl.col("call") == "tichu") & pl.col("call_success").fill_null(False)).sum().alias("tm"),
+        (pl.col("call") == "grand_tichu").sum().alias("g"),
+        ((pl.col("call") == "grand_tichu") & pl.col("call_success").fill_null(False))
+        .sum().alias("gm"),
+    )
+    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    fig, (rate, success) = _new_figure(_player_width(groups), 7.5, 2, 1,
+                                       sharex=True)
+    xs = list(range(len(groups)))
+    w = 0.38
+    for off, key, made, name, color in ((-w / 2, "t", "tm", "Tichu", TICHU_COLOR),
+                                        (w / 2, "g", "gm", "Grand Tichu", GRAND_COLOR)):
+        bx = [x + off for x in xs]
+        calls = [int(by[g][key]) for g in groups]
+        rounds = [int(by[g]["rounds"]) for g in groups]
+        heights = [_pct(c, n) for c, n in zip(calls, rounds, strict=True)]
+        rate.bar(bx, heights, w, color=color, label=name)
+        _bar_labels(rate, bx, heights, [f"{c}/{n}" for c, n in zip(calls, rounds, strict=True)])
+        wins = [int(by[g][made]) for g in groups]
+        sh = [_pct(k, c) for k, c in zip(wins, calls, strict=True)]
+        success.bar(bx, [0 if math.isnan(h) else h for h in sh], w, color=color)
+        _bar_labels(success, bx, sh, [f"{k}/{c}" if c else "no\ncalls"
+                                      for k, c in zip(wins, calls, strict=True)])
+    rate.set_ylabel("calls, % of scored rounds")
+    rate.set_title("How often a call is made (label: calls / scored rounds)", fontsize=10,
+                   loc="left")
+    rate.legend(fontsize=9, loc="lower right", bbox_to_anchor=(1.0, 1.07), ncols=2,
+                frameon=False)
+    rate.margins(y=0.15)
+    success.set_ylabel("made, % of calls")
+    success.set_ylim(0, 115)
+    success.set_yticks(range(0, 101, 20))
+    success.set_title("How often a call succeeds: the caller goes out first "
+                      "(label: made / calls)", fontsize=10, loc="left")
+    _player_ticks(success, groups, {g: int(by[g]["rounds"]) for g in groups})
+    success.set_xlabel("player (scored rounds)")
+    for ax in (rate, success):
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(f"Tichu and Grand Tichu calls per player{_who(player)}{note}", fontsize=12)
+    return fig
+
+
+# -- finish -----------------------------------------------------------------------------
+
+
+def plot_finish(ds: Dataset, player: str | None = None,
+                max_players: int = MAX_PLAYERS) -> Figure:
+    """Per player: the share of scored rounds finished 1st, 2nd, 3rd and 4th."""
+    frame, groups, note = _scored_by_group(ds, player, max_players)
+    frame = frame.filter(pl.col("finish_position").is_not_null())
+    agg = frame.group_by("group").agg(
+        pl.len().alias("n"), pl.col("finish_position").mean().alias("mean"),
+        *[(pl.col("finish_position") == k).sum().alias(f"p{k}") for k in range(1, 5)],
+    )
+    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    groups = [g for g in groups if g in by]
+    if not groups:
+        raise DatasetError(f"{ds.path}: no finish positions to plot")
+    fig, (ax,) = _new_figure(10, max(3.6, 1.8 + 0.55 * len(groups)))
+    ys = list(range(len(groups)))[::-1]
+    left = [0.0] * len(groups)
+    names = ("1st (out first)", "2nd", "3rd", "4th (last)")
+    for k in range(1, 5):
+        shares = [_pct(by[g][f"p{k}"], by[g]["n"]) for g in groups]
+        ax.barh(ys, shares, left=left, color=FINISH_COLORS[k - 1], label=names[k - 1],
+                edgecolor="white", linewidth=0.5)
+        for y, x0, s in zip(ys, left, shares, strict=True):
+            if s >= 6:
+                ax.text(x0 + s / 2, y, f"{s:.0f}%", ha="center", va="center", fontsize=8,
+                        color="white" if k in (1, 4) else "black")
+        left = [a + b for a, b in zip(left, shares, strict=True)]
+    ax.set_yticks(ys, [f"{text(g, 24)}\n{by[g]['n']} rounds, average {by[g]['mean']:.2f}"
+                       for g in groups])
+    ax.set_xlim(0, 100)
+    ax.axvline(25, color=NEUTRAL, linestyle=":", linewidth=1)
+    ax.set_xlabel("% of the player's scored rounds (dotted line: 25%, an even share)")
+    ax.set_ylabel("player")
+    ax.legend(ncols=4, loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=9,
+              title="finish position (after a double victory, 3rd and 4th are in seat order)",
+              title_fontsize=8, frameon=False)
+    fig.suptitle(f"How often each player finishes 1st, 2nd, 3rd, 4th{_who(player)}{note}",
+                 fontsize=12)
+    return fig
+
+
+# -- points -----------------------------------------------------------------------------
+
+
+def plot_points(ds: Dataset, player: str | None = None,
+                max_players: int = MAX_PLAYERS) -> Figure:
+    """Per player: the average round score of the player's team, split into card points
+    and call points, against the opponents' average round score."""
+    frame, groups, note = _scored_by_group(ds, player, max_players)
+    agg = frame.group_by("group").agg(
+        pl.len().alias("n"),
+        pl.col("team_card_points").mean().alias("cards"),
+        (pl.col("team_score") - pl.col("team_card_points")).mean().alias("calls"),
+        pl.col("team_score").mean().alias("total"),
+        pl.col("opponent_score").mean().alias("opp"),
+    )
+    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    fig, (ax,) = _new_figure(_player_width(groups, 1.8), 6.0)
+    series = (("cards", "card points of the team (200 for a double victory)", "#56B4E9"),
+              ("calls", "call points of the team (Tichu \u00b1100, Grand Tichu \u00b1200)",
+               "#CC79A7"),
+              ("total", "team round score = cards + calls", "#0072B2"),
+              ("opp", "opponents' round score", "#999999"))
+    w = 0.2
+    xs = list(range(len(groups)))
+    for i, (key, label, color) in enumerate(series):
+        bx = [x + (i - 1.5) * w for x in xs]
+        hs = [float(by[g][key]) if by[g][key] is not None else math.nan for g in groups]
+        ax.bar(bx, hs, w, color=color, label=label)
+        _bar_labels(ax, bx, hs, [f"{h:.0f}" for h in hs], fontsize=7)
+    ax.axhline(0, color="#999999", linewidth=0.6)
+    ax.set_ylabel("average points per scored round")
+    ax.set_xlabel("player (scored rounds)")
+    _player_ticks(ax, groups, {g: int(by[g]["n"]) for g in groups})
+    ax.legend(fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2,
+              frameon=False)
+    ax.grid(axis="y", alpha=0.3)
+    ax.margins(y=0.12)
+    fig.suptitle(f"Points per round, averaged over the player's scored rounds{_who(player)}"
+                 f"{note}", fontsize=12)
+    return fig
+
+
+# -- calibration ------------------------------------------------------------------------
+
+
+def _bin_edges(values: Sequence[float], bins: int = 8) -> list[float]:
+    lo, hi = min(values), max(values)
+    if hi <= lo:
+        hi = lo + 1.0
+    step = (hi - lo) / bins
+    return [lo + i * step for i in range(bins)] + [hi]
+
+
+def _binned(frame: pl.DataFrame, column: str, hit: pl.Expr,
+            edges: Sequence[float]) -> list[tuple[float, int, int]]:
+    """(bin centre, hits, rows) per bin of ``column`` with at least one row."""
+    out = []
+    values = frame.select(pl.col(column), hit.alias("hit")).drop_nulls()
+    for i, (a, b) in enumerate(zip(edges, edges[1:], strict=False)):
+        last = i == len(edges) - 2
+        sel = values.filter((pl.col(column) >= a) & ((pl.col(column) <= b) if last
+                                                      else (pl.col(column) < b)))
+        if sel.height:
+            out.append(((a + b) / 2, int(sel.get_column("hit").sum()), sel.height))
+    return out
+
+
+def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
+    """Hand strength against call success: per strength bin, the share of Tichu (Grand
+    Tichu) calls made, with 95% intervals, beside the share of all hands that went out
+    first."""
+    ds.check_player(player)
+    frame = ds.scored if player is None else ds.scored.filter(pl.col("player") == player)
+    if frame.is_empty():
+        raise DatasetError(f"{ds.path}: no scored rounds to plot")
+    fig, axes = _new_figure(12, 5.2, 1, 2, sharey=True)
+    panels = (("tichu", "hx_strength", "Tichu",
+               "hand strength after the exchange (14 cards; higher = stronger)", TICHU_COLOR),
+              ("grand_tichu", "h8_strength", "Grand Tichu",
+               "hand strength of the first 8 cards, seen before a Grand Tichu "
+               "(higher = stronger)", GRAND_COLOR))
+    for ax, (call, column, name, xlabel, color) in zip(axes, panels, strict=True):
+        allv = ds.scored.get_column(column).drop_nulls().to_list()
+        if not allv:
+            _no_data(ax, "no hand strengths in the dataset")
+            ax.set_title(name)
+            ax.set_xlabel(xlabel)
+            continue
+        edges = _bin_edges(allv)
+        ref = _binned(frame, column, pl.col("first_out").fill_null(False), edges)
+        ax.plot([c for c, _, _ in ref], [_pct(k, n) for _, k, n in ref], linestyle="--",
+                marker=".", color=NEUTRAL,
+                label="all hands in the bin: went out first\n(called or not)")
+        called = frame.filter(pl.col("call") == call)
+        pts = _binned(called, column, pl.col("call_success").fill_null(False), edges)
+        if pts:
+            ys = [_pct(k, n) for _, k, n in pts]
+            lows, highs = zip(*(_wilson(k, n) for _, k, n in pts), strict=True)
+            ax.errorbar([c for c, _, _ in pts], ys,
+                        yerr=[[y - lo for y, lo in zip(ys, lows, strict=True)],
+                              [hi - y for y, hi in zip(ys, highs, strict=True)]],
+                        marker="o", markersize=6, capsize=3, color=color, linewidth=1.8,
+                        label=f"{name} calls made (95% interval;\nlabel = made / calls)")
+            for (c, k, n), y in zip(pts, ys, strict=True):
+                ax.annotate(f"{k}/{n}", (c, y), xytext=(6, 4), textcoords="offset points",
+                            fontsize=7.5, color=color)
+        else:
+            _no_data(ax, f"no {name} calls" + (f" by {text(player)}" if player else ""))
+        n_calls = called.height
+        n_made = int(called.get_column("call_success").fill_null(False).sum())
+        ax.set_title(f"{name}: {n_made} of {n_calls} calls made", fontsize=10)
+        ax.set_xlabel(xlabel)
+        ax.set_ylim(-3, 105)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8, loc="upper left")
+    axes[0].set_ylabel("% of the hands in the strength bin")
+    who = "" if player is None else f" \u2014 {text(player)}"
+    fig.suptitle(f"Calibration: does a stronger hand make the call succeed?{who}", fontsize=12)
+    return fig
+
+
+# -- bombs ------------------------------------------------------------------------------
+
+
+def plot_bombs(ds: Dataset, player: str | None = None,
+               max_players: int = MAX_PLAYERS) -> Figure:
+    """How many bombs a round sees (all four seats), and per player the bombs held after
+    the exchange and played, per scored round."""
+    frame, groups, note = _scored_by_group(ds, player, max_players)
+    rounds = ds.scored
+    if player is not None:
+        keys = ds.scored.filter(pl.col("player") == player).select("file", "game", "round")
+        rounds = rounds.join(keys, on=["file", "game", "round"], how="semi")
+    per_round = rounds.group_by("file", "game", "round").agg(
+        pl.col("bombs_played").sum().alias("b"))
+    n_rounds = per_round.height
+    counts = per_round.group_by(pl.col("b").clip(upper_bound=4)).agg(pl.len().alias("n"))
+    dist = {int(b): int(n) for b, n in counts.iter_rows()}
+    right_width = _player_width(groups, 1.5, 1.0, minimum=4.5)
+    fig, (left, right) = _new_figure(5.0 + right_width, 5.5, 1, 2,
+                                     width_ratios=[5.0, right_width])
+    xs = list(range(5))
+    hs = [_pct(dist.get(b, 0), n_rounds) for b in xs]
+    left.bar(xs, hs, 0.7, color=GRAND_COLOR, label=f"scored rounds (n = {n_rounds})")
+    _bar_labels(left, xs, hs, [f"{dist.get(b, 0)}" for b in xs])
+    left.set_xticks(xs, ["0", "1", "2", "3", "4+"])
+    left.set_xlabel("bombs played in the round, by all four seats")
+    left.set_ylabel("% of scored rounds (label: rounds)")
+    left.set_title("Rounds by number of bombs" + ("" if player is None else
+                                                   " (the player's rounds)"), fontsize=10)
+    left.legend(fontsize=8)
+    left.margins(y=0.12)
+    agg = frame.group_by("group").agg(
+        pl.len().alias("n"), pl.col("hx_bombs").sum().alias("held"),
+        pl.col("bombs_played").sum().alias("played"))
+    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    gx = list(range(len(groups)))
+    w = 0.38
+    for off, key, label, color in ((-w / 2, "held", "bombs held after the exchange", "#E69F00"),
+                                   (w / 2, "played", "bombs played", GRAND_COLOR)):
+        bx = [x + off for x in gx]
+        vals = [int(by[g][key] or 0) for g in groups]
+        ns = [int(by[g]["n"]) for g in groups]
+        ph = [v / n if n else math.nan for v, n in zip(vals, ns, strict=True)]
+        right.bar(bx, ph, w, color=color, label=label)
+        _bar_labels(right, bx, ph, [str(v) for v in vals], fontsize=7)
+    right.set_ylabel("bombs per scored round (label: bombs)")
+    right.set_xlabel("player (scored rounds)")
+    _player_ticks(right, groups, {g: int(by[g]["n"]) for g in groups})
+    right.set_title("Bombs held and played per player", fontsize=10)
+    right.legend(fontsize=8)
+    right.margins(y=0.15)
+    for ax in (left, right):
+        ax.grid(axis="y", alpha=0.3)
+    fig.suptitle(f"Bombs per round{_who(player)}{note}", fontsize=12)
+    return fig
+
+
+# -- exchange ---------------------------------------------------------------------------
+
+RANK_ORDER = ("Dog", "Mahjong", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K",
+              "A", "Phoenix", "Dragon")
+
+
+def card_rank(token: str) -> str:
+    """The rank of a card token (``10s`` -> ``10``); special cards are their own rank."""
+    return token if token in ("Dog", "Mahjong", "Phoenix", "Dragon") else token[:-1]
+
+
+def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
+    """The ranks of the cards passed in the exchange: to the partner against to the
+    opponents (left and right together), each as a share of the cards given that way."""
+    ds.check_player(player)
+    frame = ds.rounds if player is None else ds.rounds.filter(pl.col("player") == player)
+    partner = [card_rank(c) for c in frame.get_column("gave_to_partner").drop_nulls()]
+    opponents = [card_rank(c) for col in ("gave_to_left", "gave_to_right")
+                 for c in frame.get_column(col).drop_nulls()]
+    if not partner and not opponents:
+        raise DatasetError(f"{ds.path}: no exchanges to plot"
+                           + (f" for player {player!r}" if player else ""))
+    fig, (ax,) = _new_figure(11, 5.2)
+    xs = list(range(len(RANK_ORDER)))
+    w = 0.4
+    for off, cards, label, color in ((-w / 2, partner, "to the partner", "#009E73"),
+                                     (w / 2, opponents, "to the opponents (left and right)",
+                                      "#D55E00")):
+        n = len(cards)
+        hs = [_pct(cards.count(r), n) for r in RANK_ORDER]
+        ax.bar([x + off for x in xs], hs, w, color=color, label=f"{label}: {n} cards")
+    ax.set_xticks(xs, list(RANK_ORDER), fontsize=9)
+    ax.set_xlabel("rank of the card passed (low to high; the Phoenix and Dragon are the "
+                  "strongest singles)")
+    ax.set_ylabel("% of the cards passed that way")
+    ax.legend(fontsize=9, title="cards passed", title_fontsize=9, loc="best")
+    ax.grid(axis="y", alpha=0.3)
+    who = " by all players" if player is None else f" by {text(player)}"
+    fig.suptitle(f"Exchange: ranks passed to the partner and to the opponents{who}",
+                 fontsize=12)
+    return fig
+
+
+def plot(ds: Dataset, kind: PlotKind, player: str | None = None, game: str | None = None,
+         max_players: int = MAX_PLAYERS) -> Figure:
+    """The figure of ``kind`` (``game`` only matters to :attr:`PlotKind.SCORE`).
+
+    Raises :class:`DatasetError` for an unknown player or game, or nothing to plot.
+    """
+    kind = PlotKind(kind)
+    if kind is PlotKind.SCORE:
+        return plot_score(ds, player, game)
+    if kind is PlotKind.CALIBRATION:
+        return plot_calibration(ds, player)
+    if kind is PlotKind.EXCHANGE:
+        return plot_exchange(ds, player)
+    per_player = {PlotKind.CALLS: plot_calls, PlotKind.FINISH: plot_finish,
+                  PlotKind.POINTS: plot_points, PlotKind.BOMBS: plot_bombs}[kind]
+    return per_player(ds, player, max_players)
+
+
+FORMATS = ("png", "svg")
+
+
+def render(fig: Figure, fmt: str) -> bytes:
+    """``fig`` as PNG or SVG bytes (no date in the metadata, so output is reproducible)."""
+    buf = io.BytesIO()
+    metadata: dict[str, str | None] = {"Date": None} if fmt == "svg" else {"Software": None}
+    fig.savefig(buf, format=fmt, dpi=110, metadata=metadata)
+    return buf.getvalue()
+
+
+def save(fig: Figure, path: str | Path) -> None:
+    """Write ``fig`` to ``path``, PNG or SVG by its suffix."""
+    p = Path(path)
+    fmt = p.suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise DatasetError(f"{p}: the plot file must end in .png or .svg")
+    p.write_bytes(render(fig, fmt))
