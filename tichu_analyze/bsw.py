@@ -1,0 +1,1234 @@
+"""Brettspielwelt (BSW) ``.tch`` game logs: read them as format-1 events, write them back.
+
+BSW published about 2.4 million Tichu games as text files (docs: ``bsw-tch.md``).
+:func:`read_tch` turns one file into format-1 events (``log-format.md``), each
+with the 1-based ``.tch`` line it came from, so that the replay checks them and
+points its diagnostics at the ``.tch`` file. :func:`write_tch` writes format-1
+events of one game in BSW's style (used for round trips).
+
+BSW's logging habits are normalized so that they cause no diagnostics, while
+genuine violations (a wish ignored, the Dragon given to the own team, a play
+that does not beat, a wrong ``Ergebnis``) pass through untouched. For that the
+reader follows the round with a light copy of the engine's turn rules
+(:class:`_Table`: hands, whose turn, the trick on the table, who passed, who is
+out, the Dragon's trick):
+
+* ``passt.`` by the trick's winner when collecting it, and every other pass by
+  a seat not on turn (already passed, out, waiting for a lead, after the round
+  ended) is dropped; so are cards logged after the rules ended the round (a
+  double victory, the third seat out), which BSW sometimes records.
+* Missing passes: a non-bomb play by a seat not on turn, while a trick is on
+  the table, implies that the seats on turn before it passed (the server
+  enforces the turn). The missing ``pass`` events are inserted, tagged with the
+  line of the play that revealed them -- typically the trick's winner leading
+  again, or the next seat after the winner when the winner is out (whose play,
+  if it cannot be a legal reply, is read as that lead). If no such reading
+  exists (the play would be an out-of-turn lead) nothing is inserted. Where a
+  log reads two legal ways (the winner's bomb on its own trick or its lead
+  after dropped passes; a reply or a lead by the next seat after an out
+  winner), nothing is invented unless only the other reading gives the
+  recorded ``Ergebnis`` (the round is converted again with it).
+* ``Tichu:`` logged after the caller's first play (directly after it, or one
+  move later) is emitted before that first play, tagged at the ``Tichu:`` line.
+  A further ``Tichu:``/``Grosses Tichu:`` by a seat whose call already counts
+  (BSW logs repeated clicks) is dropped.
+* ``Drache an:`` missing: when the Dragon's trick is over and the next event is
+  not its gift (nor a bomb on it), a ``Drache an:`` later in the round is used;
+  else the gift is synthesized, to the opponent that makes the recorded
+  ``Ergebnis`` come out if only one does, else to the next seat after the
+  winner, tagged at the line of the next event.
+* The Phoenix's rank in an ambiguous combination (a straight with the Phoenix
+  at either end, a full house with either triple) is taken from the rest of the
+  trick: the readings that beat what was on the table and that the next play
+  on it beats; the highest of those. ``phoenix`` is emitted only when that
+  reading is not the highest (the engine's default).
+* ``BOMBE:`` lines are cosmetic and ignored. ``Grosses Tichu:`` lines before
+  play are emitted between the two deals.
+
+A line that cannot be understood yields :class:`Unreadable`; the rest of its
+round is skipped. A file that ends mid-round, or a round restarted by a new
+``Gr.Tichukarten`` block, yields what it has; the replay reports the round as
+incomplete.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import (
+    BIT,
+    CARD_BY_TOKEN,
+    DOG,
+    DRAGON,
+    MAHJONG,
+    PHOENIX,
+    RANK,
+    RANK_BY_TOKEN,
+    RANK_MASK,
+    RANK_TOKENS,
+    SUITS,
+    Mask,
+    points,
+)
+from .combos import Combo, beats, bombs_in, can_play_rank, classify
+
+__all__ = ["Unreadable", "decode_text", "looks_like_tch", "read_tch", "write_tch"]
+
+Event = dict[str, Any]
+"""A format-1 event, as a dict (``log-format.md``)."""
+
+TARGET = 1000
+"""BSW plays to 1000 points."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    """A ``.tch`` line the reader does not understand; the rest of its round is skipped."""
+
+    message: str
+
+
+# --- tokens -------------------------------------------------------------------
+
+_SUIT_LETTERS = {"j": "G", "s": "S", "p": "B", "r": "R"}
+"""Format-1 suit -> BSW colour letter: Jade green, Sword black, Pagoda blue, Star red."""
+
+_RANK_LETTERS = {RANK_TOKENS[r]: RANK_TOKENS[r] for r in range(2, 11)} | {
+    "J": "B",  # Bube
+    "Q": "D",  # Dame
+    "K": "K",
+    "A": "A",
+}
+"""Format-1 rank token -> BSW rank letters."""
+
+_SPECIAL_TOKENS = {"Mahjong": "Ma", "Dog": "Hu", "Phoenix": "Ph", "Dragon": "Dr"}
+
+
+def _build_tch_tokens() -> dict[str, str]:
+    tokens = dict(_SPECIAL_TOKENS)
+    for rank, letters in _RANK_LETTERS.items():
+        for suit in SUITS:
+            tokens[rank + suit] = _SUIT_LETTERS[suit] + letters
+    return tokens
+
+
+TCH_TOKEN: dict[str, str] = _build_tch_tokens()
+"""Format-1 card token -> BSW card token (``"Jp"`` -> ``"BB"``, ``"10r"`` -> ``"R10"``)."""
+
+CARD_OF_TCH: dict[str, str] = {tch: token for token, tch in TCH_TOKEN.items()}
+"""BSW card token -> format-1 card token."""
+
+WISH_OF_TCH: dict[str, str] = {letters: rank for rank, letters in _RANK_LETTERS.items()}
+"""BSW wish letters (``"B"``, ``"D"``, ``"10"`` ...) -> format-1 rank token."""
+
+_HEADER = re.compile(r"-{3,}\s*(Gr\.Tichukarten|Startkarten|Rundenverlauf)\s*-{3,}")
+_SEAT = re.compile(r"\(([0-3])\)")
+_CALL = re.compile(r"(Grosses Tichu|Tichu|Drache an):\s*\(([0-3])\)(.*)")
+_RESULT = re.compile(r"Ergebnis:\s*(-?\d+)\s*-\s*(-?\d+)\s*")
+_WISH = re.compile(r"Wunsch:\s*(\S*)\s*")
+
+GRAND_HEADER = "---------------Gr.Tichukarten------------------"
+START_HEADER = "---------------Startkarten------------------"
+PLAY_HEADER = "---------------Rundenverlauf------------------"
+
+
+# --- bytes and lines ----------------------------------------------------------
+
+
+def decode_text(data: bytes) -> str:
+    """The text of a ``.tch`` file: UTF-8, else the archive's legacy cp1252, else latin-1.
+
+    Every character survives as written (non-breaking spaces included); a UTF-8
+    byte order mark is dropped.
+    """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    for encoding in ("utf-8", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
+
+
+def looks_like_tch(head: bytes) -> bool:
+    """Whether the first bytes of a file look like a ``.tch`` log: its first
+    non-blank line is a ``Gr.Tichukarten`` header."""
+    text = decode_text(head[:4096]) if head else ""
+    for raw in text.split("\n"):
+        line = raw.strip(" \t\r\x00")
+        if line:
+            m = _HEADER.fullmatch(line)
+            return m is not None and m.group(1) == "Gr.Tichukarten"
+    return False
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, split at ``\\n`` only (line numbers match the bytes)."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+
+
+def _tail(text: str) -> str:
+    """``text`` without trailing ASCII blanks (a name may end in a non-breaking space)."""
+    return text.rstrip(" \t\r")
+
+
+def _trim(text: str) -> str:
+    """``text`` without ASCII blanks around it (non-breaking spaces are kept)."""
+    return text.strip(" \t\r")
+
+
+# --- parsed lines of one round ------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Rec:
+    """One meaningful line of the round's pre-play or play part."""
+
+    kind: str  # tichu, grand, exchange, play, pass, wish, gift, result
+    line: int
+    seat: int = -1
+    cards: list[str] = field(default_factory=list)  # play: format-1 tokens
+    give: dict[int, str] = field(default_factory=dict)  # exchange: to -> token
+    value: str = ""  # wish: rank token
+    score: tuple[int, int] = (0, 0)  # result
+
+
+@dataclass(slots=True)
+class _RoundText:
+    """What the ``.tch`` lines of one round say."""
+
+    line: int  # the Gr.Tichukarten header
+    names: list[str] = field(default_factory=list)
+    hands8: list[list[str]] = field(default_factory=list)
+    start_line: int = 0  # the Startkarten header, 0 before it
+    hands14: list[list[str]] = field(default_factory=list)
+    section: str = "grand"  # grand, start, pre, play, over (Ergebnis read), done, skip
+    grand: list[_Rec] = field(default_factory=list)
+    pre: list[_Rec] = field(default_factory=list)  # Tichu calls and exchanges, in order
+    play: list[_Rec] = field(default_factory=list)
+    unreadable: tuple[int, str] | None = None
+
+
+def _cards(tokens: list[str]) -> list[str] | str:
+    """BSW card tokens -> format-1 tokens, or an error message."""
+    out = []
+    for t in tokens:
+        card = CARD_OF_TCH.get(t)
+        if card is None:
+            return f"{t!r} is not a card"
+        out.append(card)
+    return out
+
+
+def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
+    """``(seat)name C C ... C``: the name and ``size`` cards, or an error message.
+
+    The name is everything before the last ``size`` space-separated tokens, so
+    it may hold spaces and non-breaking spaces.
+    """
+    m = _SEAT.match(text)
+    if m is None or int(m.group(1)) != seat:
+        return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
+    parts = _tail(text[3:]).split(" ")
+    if len(parts) < size:
+        return f"expected {size} cards after the name of seat {seat}, found {len(parts)} tokens"
+    name, tokens = " ".join(parts[: len(parts) - size]), parts[len(parts) - size :]
+    cards = _cards(tokens)
+    if isinstance(cards, str):
+        return f"hand of seat {seat}: {cards}"
+    return name, cards
+
+
+def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
+    """``name: C - name: C - name: C -`` -> recipient seat -> format-1 token."""
+    gives: dict[int, str] = {}
+    pos = 0
+    body = _tail(body)
+    while pos < len(body):
+        if body[pos] == " ":
+            pos += 1
+            continue
+        order = [(giver + k) & 3 for k in (1, 2, 3)]
+        matches = [s for s in order if body.startswith(names[s] + ": ", pos)]
+        if not matches:
+            return f"no recipient name at {body[pos:]!r}"
+        longest = max(len(names[s]) for s in matches)
+        matches = [s for s in matches if len(names[s]) == longest]
+        to = next((s for s in matches if s not in gives), matches[0])
+        pos += longest + 2
+        end = body.find(" ", pos)
+        end = len(body) if end < 0 else end
+        card = CARD_OF_TCH.get(body[pos:end])
+        if card is None:
+            return f"{body[pos:end]!r} is not a card"
+        if to in gives:
+            return f"{names[to]} is named twice"
+        gives[to] = card
+        pos = end
+        if body.startswith(" -", pos):
+            pos += 2
+    if len(gives) != 3:
+        return f"expected a card for each of the three other seats, found {len(gives)}"
+    return gives
+
+
+def _move_line(text: str, names: list[str]) -> _Rec | str | None:
+    """``(N)name: C C`` or ``(N)name passt.`` as a record (line 0), an error, or None."""
+    m = _SEAT.match(text)
+    if m is None:
+        return None
+    seat = int(m.group(1))
+    rest = text[3:]
+    name = names[seat] if seat < len(names) else ""
+    if rest.startswith(name + ": "):
+        body = rest[len(name) + 2 :]
+    elif rest == name + " passt." or rest == name + " passt":
+        return _Rec("pass", 0, seat)
+    elif rest.endswith((" passt.", " passt")):
+        return _Rec("pass", 0, seat)  # another name in the seat: the seat counts
+    else:
+        cut = rest.rfind(": ")
+        if cut < 0:
+            return f"neither a play nor a pass of seat {seat}"
+        body = rest[cut + 2 :]
+    tokens = [t for t in _tail(body).split(" ") if t]
+    if not tokens:
+        return f"a play of seat {seat} without cards"
+    cards = _cards(tokens)
+    if isinstance(cards, str):
+        return f"play of seat {seat}: {cards}"
+    return _Rec("play", 0, seat, cards=cards)
+
+
+def _parse_line(rt: _RoundText, no: int, text: str) -> str | None:
+    """Take one non-blank line of a round into ``rt``; an error message if not understood."""
+    section = rt.section
+    header = _HEADER.fullmatch(text)
+    head = header.group(1) if header else None
+    if text.startswith("BOMBE:"):
+        return None  # cosmetic: who holds a bomb
+    if section in ("grand", "start"):
+        hands = rt.hands8 if section == "grand" else rt.hands14
+        size = 8 if section == "grand" else 14
+        if len(hands) == 4:  # only in "grand": "start" moves on with its fourth hand
+            if head == "Startkarten":
+                rt.section, rt.start_line = "start", no
+                return None
+            call = _CALL.fullmatch(text)
+            if call is not None and call.group(1) == "Grosses Tichu":
+                rt.grand.append(_Rec("grand", no, int(call.group(2))))
+                return None
+            return "expected the Startkarten header after the four first hands"
+        got = _hand_line(text, len(hands), size)
+        if isinstance(got, str):
+            return got
+        name, cards = got
+        if section == "grand":
+            rt.names.append(name)
+        hands.append(cards)
+        if section == "start" and len(hands) == 4:
+            rt.section = "pre"
+        return None
+    if section == "pre":
+        if head == "Rundenverlauf":
+            rt.section = "play"
+            return None
+        if text == "Schupfen:":
+            return None
+        call = _CALL.fullmatch(text)
+        if call is not None and call.group(1) != "Drache an":
+            kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
+            rec = _Rec(kind, no, int(call.group(2)))
+            (rt.grand if kind == "grand" else rt.pre).append(rec)
+            return None
+        m = _SEAT.match(text)
+        if m is not None:
+            giver = int(m.group(1))
+            prefix = f"({giver}){rt.names[giver]} gibt: "
+            if text.startswith(prefix):
+                body = text[len(prefix) :]
+            elif " gibt: " in text:
+                body = text.split(" gibt: ", 1)[1]
+            else:
+                return "expected an exchange line, '(N)name gibt: name: card - ...'"
+            gives = _gives(body, giver, rt.names)
+            if isinstance(gives, str):
+                return f"exchange of seat {giver}: {gives}"
+            rt.pre.append(_Rec("exchange", no, giver, give=gives))
+            return None
+        return "not a line of the exchange part of a round"
+    # section == "play"
+    move = _move_line(text, rt.names)
+    if isinstance(move, str):
+        return move
+    if move is not None:
+        move.line = no
+        rt.play.append(move)
+        return None
+    call = _CALL.fullmatch(text)
+    if call is not None:
+        kind = {"Grosses Tichu": "grand", "Tichu": "tichu", "Drache an": "gift"}[call.group(1)]
+        rt.play.append(_Rec(kind, no, int(call.group(2))))
+        return None
+    wish = _WISH.fullmatch(text)
+    if wish is not None:
+        letters = wish.group(1)
+        if letters in ("", "0"):
+            return None  # no wish
+        if letters not in WISH_OF_TCH:
+            return f"{letters!r} is not a rank to wish for"
+        if not any(r.kind == "play" for r in rt.play):
+            return "a wish before any play"
+        rt.play.append(_Rec("wish", no, value=WISH_OF_TCH[letters]))
+        return None
+    result = _RESULT.fullmatch(text)
+    if result is not None:
+        rt.play.append(_Rec("result", no, score=(int(result.group(1)), int(result.group(2)))))
+        rt.section = "over"
+        return None
+    return "not a play, a pass, a call, a wish, a Dragon gift or a result"
+
+
+# --- reading ------------------------------------------------------------------
+
+
+def read_tch(data: bytes, game_id: str) -> Iterator[tuple[int, Event | Unreadable]]:
+    """The format-1 events of one ``.tch`` file, each with its 1-based ``.tch`` line.
+
+    ``game_id`` names the game in every event. Events come in replay order;
+    events the reader inserts or moves (missing passes, a late Tichu, a missing
+    Dragon gift, the Grand Tichu calls) carry the line that justifies them, so
+    line numbers are not always increasing. A line that is not understood
+    yields :class:`Unreadable` and the rest of its round is skipped.
+    """
+    lines = _lines(decode_text(data))
+    reader = _Reader(game_id)
+    rt: _RoundText | None = None
+    junk = False  # inside a run of lines outside any round
+    for no, raw in enumerate(lines, 1):
+        text = _trim(raw)
+        if not text:
+            continue
+        header = _HEADER.fullmatch(text)
+        if header is not None and header.group(1) == "Gr.Tichukarten":
+            if rt is not None and rt.section != "done":
+                yield from reader.round(rt)
+            rt, junk = _RoundText(no), False
+            continue
+        if rt is None or rt.section == "done":
+            if rt is not None:
+                move = _move_line(text, rt.names)
+                if isinstance(move, _Rec) and move.kind == "pass":
+                    continue  # a pass logged after the round's result: noise
+            if not junk and not text.startswith("BOMBE:"):
+                where = "after the round's Ergebnis" if rt is not None else \
+                    "outside a round (no Gr.Tichukarten header before it)"
+                yield no, Unreadable(f"{text[:60]!r} {where}")
+                junk = True
+            continue
+        if rt.section == "skip":
+            continue
+        problem = _parse_line(rt, no, text)
+        if problem is not None:
+            rt.unreadable = (no, problem)
+            rt.section = "skip"
+        elif rt.section == "over":
+            yield from reader.round(rt)
+            rt.section = "done"
+    if rt is not None and rt.section != "done":
+        yield from reader.round(rt)
+
+
+class _Reader:
+    """Game-level state of one file: the game start and the round numbers."""
+
+    def __init__(self, game_id: str) -> None:
+        self.game = game_id
+        self.started = False
+        self.rounds = 0
+
+    def round(self, rt: _RoundText) -> Iterator[tuple[int, Event | Unreadable]]:
+        if not self.started:
+            if len(rt.names) < 4:
+                if rt.unreadable is not None:
+                    yield rt.unreadable[0], Unreadable(rt.unreadable[1])
+                return  # no names, no game: nothing to replay
+            self.started = True
+            yield rt.line, {"type": "game_start", "game": self.game,
+                            "players": _player_names(rt.names), "target": TARGET}
+        self.rounds += 1
+        yield from _convert(self.game, self.rounds, rt)
+
+
+_SEARCH = 32
+"""How many other readings of one round are tried against its Ergebnis, at most."""
+
+
+def _convert(game: str, number: int, rt: _RoundText) -> list[tuple[int, Event | Unreadable]]:
+    """The events of one round; where the log reads two legal ways and the default
+    reading does not give the recorded Ergebnis, the first reading that does."""
+    first = _Converter(game, number, rt)
+    out = first.run()
+    if not first.mismatch or not first.decisions:
+        return out
+    queue = [frozenset([d]) for d in first.decisions]
+    tried: set[frozenset[int]] = set()
+    while queue and len(tried) < _SEARCH:
+        flips = queue.pop(0)
+        if flips in tried:
+            continue
+        tried.add(flips)
+        conv = _Converter(game, number, rt, flips)
+        got = conv.run()
+        if not conv.mismatch:
+            return got
+        queue += [flips | {d} for d in conv.decisions if d > max(flips)]
+    return out
+
+
+def _player_names(names: list[str]) -> list[str]:
+    """The names for ``game_start``: as written, unless empty or repeated (format 1 needs
+    four distinct non-empty names), then ``seat N`` / ``name (seat N)``."""
+    out: list[str] = []
+    for seat, name in enumerate(names):
+        if not name.strip():
+            name = f"seat {seat}"
+        if name in out or names.count(name) > 1:
+            name = f"{name} (seat {seat})"
+        out.append(name)
+    return out
+
+
+# --- following the round --------------------------------------------------------
+
+
+def _next_with_cards(hands: list[Mask], seat: int) -> int:
+    """The first seat after ``seat``, in playing order, that still holds cards."""
+    for step in (1, 2, 3, 4):
+        s = (seat + step) & 3
+        if hands[s]:
+            return s
+    return seat
+
+
+class _Table:
+    """The round as the replay sees it, reduced to what the converters need.
+
+    Mirrors the engine's turn rules (rules.md 2, 4.3, 5.2, 5.4, 7): ``turn`` is
+    the seat on turn (while ``top`` is None, the seat entitled to lead);
+    ``closing`` means every other seat holding cards passed, so the trick is
+    over but for a bomb by another seat.
+    """
+
+    def __init__(self, hands: list[Mask]) -> None:
+        self.hands = list(hands)
+        self.out: list[int] = []
+        self.top: Combo | None = None
+        self.top_seat = -1
+        self.turn = next((s for s in range(4) if hands[s] & BIT[MAHJONG]), 0)
+        self.passed = 0
+        self.closing = False
+        self.trick_cards = 0
+        self.piles = [0, 0, 0, 0]
+        self.over = False
+        self.double_victory = False
+        self.dragon_due = False  # the round ended on a Dragon trick not yet given
+        self.wish: int | None = None  # the open wish (rules 6)
+
+    def leader(self) -> int:
+        """Who leads once the trick on the table is over (rules 2.4)."""
+        w = self.top_seat
+        return w if self.hands[w] else _next_with_cards(self.hands, w)
+
+    def dragon_on_top(self) -> bool:
+        return self.top is not None and self.top.cards == BIT[DRAGON]
+
+    def gift_due(self) -> bool:
+        """The Dragon's trick is over and must be given before anything else happens."""
+        return self.dragon_due or (self.closing and self.dragon_on_top())
+
+    def is_lead(self, seat: int, combo: Combo | None) -> bool:
+        """Whether a play by ``seat`` would be a lead (the engine's reading)."""
+        if self.top is None:
+            return True
+        if self.closing:
+            return seat == self.top_seat or combo is None or not combo.is_bomb
+        return False
+
+    def pass_(self, seat: int) -> None:
+        self.passed |= 1 << seat
+        self.turn = _next_with_cards(self.hands, seat)
+        self._check_trick_over()
+
+    def _check_trick_over(self) -> None:
+        if self.top is None:
+            return
+        others = 0
+        for s in range(4):
+            if self.hands[s] and s != self.top_seat:
+                others |= 1 << s
+        if others & ~self.passed == 0:
+            self.closing = True
+            self.turn = self.leader()
+
+    def passes_to_close(self) -> list[int]:
+        """The seats, in turn, whose passes would end the trick on the table."""
+        if self.top is None or self.closing:
+            return []
+        others = 0
+        for s in range(4):
+            if self.hands[s] and s != self.top_seat:
+                others |= 1 << s
+        passed, turn = self.passed, self.turn
+        seq: list[int] = []
+        for _ in range(4):
+            if not others & ~passed:
+                break
+            seq.append(turn)
+            passed |= 1 << turn
+            turn = _next_with_cards(self.hands, turn)
+        return seq
+
+    def bound(self, seat: int) -> bool:
+        """Whether the open wish obliges ``seat``, on turn, to play rather than pass (6.2)."""
+        wish = self.wish
+        return (wish is not None and bool(self.hands[seat] & RANK_MASK[wish])
+                and can_play_rank(self.hands[seat], wish, self.top) is not None)
+
+    def passes_until(self, seat: int) -> list[int] | None:
+        """The seats that must have passed for a non-bomb play by ``seat`` to be in turn
+        (a response, or the lead after the trick ended), or None if there is no such
+        reading."""
+        if self.top is None or self.closing:
+            return None
+        hands = self.hands
+        others = 0
+        for s in range(4):
+            if hands[s] and s != self.top_seat:
+                others |= 1 << s
+        passed, turn = self.passed, self.turn
+        seq: list[int] = []
+        for _ in range(4):
+            if turn == seat:
+                return seq
+            seq.append(turn)
+            passed |= 1 << turn
+            if others & ~passed == 0:
+                return seq if self.leader() == seat else None
+            turn = _next_with_cards(hands, turn)
+        return None
+
+    def play(self, seat: int, mask: Mask, combo: Combo | None, lead: bool) -> None:
+        """Apply a play as the engine does (``combo`` None: not a combination)."""
+        hands = self.hands
+        if combo is None or (mask == BIT[DOG] and not lead):
+            # P002/P007: the cards leave the hand, the top stays, counts as a pass
+            hands[seat] &= ~mask
+            self.trick_cards |= mask
+            if not hands[seat] and self._goes_out(seat):
+                return
+            self.pass_(seat)
+            return
+        if lead and self.closing:
+            self.end_trick(self.top_seat)
+        if lead:
+            self.trick_cards = 0
+        hands[seat] &= ~mask
+        self.trick_cards |= mask
+        if self.wish is not None and mask & RANK_MASK[self.wish]:
+            self.wish = None
+        self.top, self.top_seat = combo, seat
+        self.passed = 0
+        self.closing = False
+        if not hands[seat] and self._goes_out(seat):
+            return
+        if mask == BIT[DOG]:
+            self.end_trick(seat)
+            partner = (seat + 2) & 3
+            self.turn = partner if hands[partner] else _next_with_cards(hands, partner)
+            return
+        self.turn = _next_with_cards(hands, seat)
+
+    def _goes_out(self, seat: int) -> bool:
+        out = self.out
+        out.append(seat)
+        if len(out) == 2 and (out[0] - out[1]) & 1 == 0:
+            self.over = self.double_victory = True
+            return True
+        if len(out) == 3:
+            self.over = True
+            if self.dragon_on_top() and self.top_seat == seat:
+                self.dragon_due = True
+            else:
+                self.end_trick(self.top_seat if self.top is not None else seat)
+            return True
+        return False
+
+    def end_trick(self, to: int | None) -> None:
+        """The trick's cards go to ``to`` (None: kept aside, for a gift not yet decided)."""
+        if to is not None:
+            self.piles[to] |= self.trick_cards
+        self.trick_cards = 0
+        self.top = None
+        self.passed = 0
+        self.closing = False
+
+    def give_dragon(self, to: int | None) -> None:
+        leader = self.leader()
+        self.end_trick(to)
+        if self.dragon_due:
+            self.dragon_due = False
+        else:
+            self.turn = leader
+
+    def score(self, calls: list[str | None], extra: Iterable[tuple[Mask, int]] = ()) -> list[int]:
+        """The round's score once over (rules 7), with ``extra`` tricks (cards, taker)."""
+        out = self.out
+        call_points = [0, 0]
+        for s, call in enumerate(calls):
+            if call is not None:
+                value = 200 if call == "grand_tichu" else 100
+                call_points[s & 1] += value if out and out[0] == s else -value
+        if self.double_victory:
+            cards = [200, 0] if out[0] & 1 == 0 else [0, 200]
+        else:
+            piles = list(self.piles)
+            for mask, taker in extra:
+                piles[taker] |= mask
+            last = next(s for s in range(4) if s not in out)
+            piles[out[0]] |= piles[last]
+            piles[last] = 0
+            cards = [points(piles[0] | piles[2]), points(piles[1] | piles[3])]
+            cards[(last + 1) & 1] += points(self.hands[last])
+        return [cards[0] + call_points[0], cards[1] + call_points[1]]
+
+
+def _could_beat(combo: Combo, top: Combo) -> bool:
+    """Whether ``combo`` beats ``top`` under some reading of a Phoenix inside ``top``."""
+    if beats(combo, top):
+        return True
+    if top.phoenix is None:
+        return False
+    for r in range(2, 15):
+        reading = classify(top.cards, r)
+        if reading is not None and reading.kind == top.kind and beats(combo, reading):
+            return True
+    return False
+
+
+def _mask(tokens: list[str]) -> Mask | None:
+    """The mask of format-1 tokens, None if a card is repeated."""
+    m = 0
+    for t in tokens:
+        b = BIT[CARD_BY_TOKEN[t]]
+        if m & b:
+            return None
+        m |= b
+    return m
+
+
+@dataclass(slots=True)
+class _PhoenixPlay:
+    """A multi-card play with the Phoenix, and what its trick tells about its reading."""
+
+    event: Event
+    cards: Mask
+    below: Combo | None  # what it was played on (None: a lead)
+    above: Combo | None = None  # the next play on it
+
+
+@dataclass(slots=True)
+class _Gift:
+    """A synthesized Dragon gift whose recipient the Ergebnis may decide."""
+
+    event: Event
+    winner: int
+    cards: Mask
+
+
+class _Converter:
+    """Turns the parsed lines of one round into format-1 events, normalizing BSW's habits."""
+
+    def __init__(self, game: str, number: int, rt: _RoundText,
+                 flips: frozenset[int] = frozenset()) -> None:
+        self.game = game
+        self.number = number
+        self.rt = rt
+        self.flips = flips  # records (by index in rt.play) read the other way
+        self.decisions: list[int] = []  # records where two legal readings exist
+        self.mismatch = False  # the replayed score cannot give the recorded Ergebnis
+        self.out: list[tuple[int, Event | Unreadable]] = []
+        self.calls: list[str | None] = [None, None, None, None]  # as the engine counts them
+        self.playing = False  # the Rundenverlauf is being converted
+        self.table: _Table | None = None
+        self.raw = False  # no normalizing (the engine skips the rest of the round)
+        self.first_play: list[Event | None] = [None, None, None, None]
+        self.plays = [0, 0, 0, 0]
+        self.moves_since = [0, 0, 0, 0]  # logged moves by others since the seat's first play
+        self.last_play: Event | None = None
+        self.phoenix: list[_PhoenixPlay] = []
+        self.top_phoenix: _PhoenixPlay | None = None  # the Phoenix play on top of the trick
+        self.gifts: list[_Gift] = []
+        self.consumed: set[int] = set()  # Drache an lines already used, by index in rt.play
+        self.index = 0  # the play record being converted
+
+    def event(self, type_: str, **fields: Any) -> Event:
+        return {"type": type_, "game": self.game, **fields}
+
+    def emit(self, line: int, ev: Event) -> None:
+        self.out.append((line, ev))
+
+    def run(self) -> list[tuple[int, Event | Unreadable]]:
+        rt = self.rt
+        self.emit(rt.line, self.event("round_start", round=self.number))
+        if len(rt.hands8) == 4:
+            self.emit(rt.line, self.event("deal", hands=[list(h) for h in rt.hands8]))
+            for rec in rt.grand:
+                self.call(rec, "grand_tichu")
+            if len(rt.hands14) == 4:
+                self.pre_play()
+                self.table = self.start_play()
+                self.raw = self.table is None
+                self.playing = True
+                for i, rec in enumerate(rt.play):
+                    self.index = i
+                    self.move(rec)
+                self.resolve_phoenix()
+        if rt.unreadable is not None:
+            self.out.append((rt.unreadable[0], Unreadable(rt.unreadable[1])))
+        return self.out
+
+    def pre_play(self) -> None:
+        """The second deal (Startkarten minus the first 8), calls and exchanges in file order."""
+        rt = self.rt
+        pairs = zip(rt.hands8, rt.hands14, strict=True)
+        six = [[c for c in h14 if c not in h8] for h8, h14 in pairs]
+        self.emit(rt.start_line, self.event("deal", hands=six))
+        for rec in rt.pre:
+            if rec.kind == "exchange":
+                give = {str(to): card for to, card in sorted(rec.give.items())}
+                self.emit(rec.line, self.event("exchange", seat=rec.seat, give=give))
+            else:
+                self.call(rec, "tichu")
+
+    def start_play(self) -> _Table | None:
+        """The hands after the exchange, if the deal and the four exchanges are sound."""
+        rt = self.rt
+        hands = []
+        for h8, h14 in zip(rt.hands8, rt.hands14, strict=True):
+            m = _mask(h14)
+            if m is None or len(h14) != 14 or not set(h8) <= set(h14):
+                return None
+            hands.append(m)
+        if hands[0] | hands[1] | hands[2] | hands[3] != (1 << 56) - 1:
+            return None
+        gives = [rec for rec in rt.pre if rec.kind == "exchange"]
+        if sorted(rec.seat for rec in gives) != [0, 1, 2, 3]:
+            return None
+        after = list(hands)
+        for rec in gives:
+            for to, token in rec.give.items():
+                b = BIT[CARD_BY_TOKEN[token]]
+                if to == rec.seat or not hands[rec.seat] & b:
+                    return None
+                after[rec.seat] &= ~b
+                after[to] |= b
+        if any(m.bit_count() != 14 for m in after):
+            return None
+        return _Table(after)
+
+    # -- calls
+
+    def call(self, rec: _Rec, call: str) -> None:
+        seat = rec.seat
+        if self.calls[seat] is not None:
+            return  # the seat's call is made: BSW logs repeated clicks (and Tichu after Grand)
+        ev = self.event("call", seat=seat, call=call)
+        if not self.playing:
+            self.calls[seat] = call
+            self.emit(rec.line, ev)
+            return
+        t = self.table
+        if t is None or self.raw:
+            self.emit(rec.line, ev)
+            return
+        first = self.first_play[seat]
+        if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 1
+                and first is not None and self.moves_since[seat] <= 1):
+            # logged just after the caller's first play: it was made with that play
+            at = next(i for i, (_, e) in enumerate(self.out) if e is first)
+            self.out.insert(at, (rec.line, ev))
+            self.calls[seat] = call
+            return
+        self.settle(rec.line)
+        if call == "tichu" and self.calls[seat] is None and self.plays[seat] == 0 and not t.over:
+            self.calls[seat] = call
+        self.emit(rec.line, ev)  # otherwise reported by the engine (C001, C002, C003, P009)
+
+    # -- play
+
+    def move(self, rec: _Rec) -> None:
+        if rec.kind in ("play", "pass"):
+            for s in range(4):
+                if self.first_play[s] is not None and s != rec.seat:
+                    self.moves_since[s] += 1
+        if rec.kind == "play":
+            self.play(rec)
+        elif rec.kind == "pass":
+            self.pass_(rec)
+        elif rec.kind in ("tichu", "grand"):
+            self.call(rec, "tichu" if rec.kind == "tichu" else "grand_tichu")
+        elif rec.kind == "wish":
+            last = self.last_play
+            if last is not None and "wish" not in last:
+                last["wish"] = rec.value
+                if self.table is not None and "Mahjong" in last["cards"]:
+                    self.table.wish = RANK_BY_TOKEN[rec.value]
+        elif rec.kind == "gift":
+            self.gift(rec)
+        elif rec.kind == "result":
+            self.result(rec)
+
+    def pass_(self, rec: _Rec) -> None:
+        t = self.table
+        seat = rec.seat
+        if t is None or self.raw:
+            self.emit(rec.line, self.event("pass", seat=seat))
+            return
+        if t.over or not t.hands[seat] or t.top is None or t.closing or seat != t.turn:
+            return  # the winner collecting its trick, or a pass by a seat not on turn
+        self.emit(rec.line, self.event("pass", seat=seat))
+        t.pass_(seat)
+
+    def play(self, rec: _Rec) -> None:
+        seat = rec.seat
+        ev = self.event("play", seat=seat, cards=list(rec.cards))
+        t = self.table
+        if t is None or self.raw:
+            self.emit(rec.line, ev)
+            return
+        if t.over:
+            return  # cards logged after the rules ended the round: BSW noise
+        if not t.hands[seat]:
+            self.settle(rec.line)
+            self.emit(rec.line, ev)  # a seat that is out: P008
+            return
+        mask = _mask(rec.cards)
+        if mask is None or mask & ~t.hands[seat]:
+            self.settle(rec.line)
+            self.emit(rec.line, ev)  # L002 / P001: the engine skips the rest of the round
+            self.raw = True
+            return
+        combo = classify(mask)
+        bomb = combo is not None and combo.is_bomb
+        for s in self.missing_passes(seat, mask, combo):
+            self.emit(rec.line, self.event("pass", seat=s))  # passes BSW did not log
+            t.pass_(s)
+        if t.gift_due() and not (bomb and seat != t.top_seat):
+            self.give_dragon(rec.line)
+        lead = t.is_lead(seat, combo)
+        top = None if lead else t.top
+        if combo is not None:
+            combo = classify(mask, None, top)
+        if lead:
+            self.top_phoenix = None
+        elif combo is not None and mask != BIT[DOG] and self.top_phoenix is not None:
+            self.top_phoenix.above = combo
+            self.top_phoenix = None
+        if combo is not None and mask & BIT[PHOENIX] and mask != BIT[PHOENIX]:
+            self.top_phoenix = _PhoenixPlay(ev, mask, top)
+            self.phoenix.append(self.top_phoenix)
+        if self.first_play[seat] is None:
+            self.first_play[seat] = ev
+        self.plays[seat] += 1
+        self.last_play = ev
+        self.emit(rec.line, ev)
+        t.play(seat, mask, combo, lead)
+
+    def missing_passes(self, seat: int, mask: Mask, combo: Combo | None) -> list[int]:
+        """The passes BSW left out before a play by ``seat``, as far as the play shows them.
+
+        A non-bomb by a seat not on turn shows that the seats on turn before it passed:
+        the only legal reading. A play by the seat that would lead once everyone passed
+        (the trick's winner, or the next seat when the winner is out) may also be its
+        lead after passes BSW did not log: that reading is taken when the play cannot
+        be a legal reply (it does not beat the top, or ignores the wish), or when it is a
+        bomb on the Dragon's trick and a ``Drache an:`` follows. When both readings are
+        legal (a bomb by the winner on its own trick, a reply that beats the top), the
+        reply is taken -- nothing is invented -- unless the round's ``Ergebnis`` comes
+        out only the other way (:meth:`decide`).
+        """
+        t = self.table
+        assert t is not None
+        if t.top is None or t.closing:
+            return []
+        bomb = combo is not None and combo.is_bomb
+        if not bomb and seat != t.turn:
+            return t.passes_until(seat) or []
+        if t.leader() != seat:
+            return []
+        seq = t.passes_to_close()
+        if not seq or combo is None:
+            return []
+        wish = t.wish
+        if bomb:
+            reply_ok = True  # a bomb may always be played on the trick (4.3, 6.4)
+        else:
+            reply = classify(mask, None, t.top)
+            reply_ok = reply is not None and _could_beat(reply, t.top) and not (
+                wish is not None and t.bound(seat) and not mask & RANK_MASK[wish])
+        if not reply_ok:
+            return seq
+        if bomb and t.dragon_on_top() and self.gift_logged_later():
+            return seq  # the Dragon was given: its trick ended before this bomb
+        held = t.hands[seat] & RANK_MASK[wish] if wish is not None else 0
+        if any(t.bound(s) for s in seq) or (held and not mask & held):
+            return []  # as a lead it would break the wish
+        return seq if self.decide() else []
+
+    def decide(self) -> bool:
+        """A point where two legal readings of the log exist: True to take the other one."""
+        self.decisions.append(self.index)
+        return self.index in self.flips
+
+    # -- the Dragon
+
+    def gift_logged_later(self) -> bool:
+        """Whether a ``Drache an:`` not yet used follows in the round."""
+        for j in range(self.index + 1, len(self.rt.play)):
+            kind = self.rt.play[j].kind
+            if kind == "result":
+                return False
+            if kind == "gift" and j not in self.consumed:
+                return True
+        return False
+
+    def settle(self, line: int) -> None:
+        """Before an event other than a gift or a bomb on the Dragon: give a due Dragon."""
+        t = self.table
+        if t is not None and not self.raw and t.gift_due():
+            self.give_dragon(line)
+
+    def give_dragon(self, line: int) -> None:
+        """The Dragon's trick is over and the next event is not its gift: use a
+        ``Drache an:`` logged later in the round, or synthesize one at ``line``."""
+        t = self.table
+        assert t is not None
+        winner = t.top_seat
+        play = self.rt.play
+        for j in range(self.index + 1, len(play)):
+            later = play[j]
+            if later.kind == "result":
+                break
+            if later.kind == "gift" and j not in self.consumed:
+                self.consumed.add(j)
+                self.emit(later.line, self.event("dragon_gift", seat=winner, to=later.seat))
+                t.give_dragon(later.seat)
+                return
+        ev = self.event("dragon_gift", seat=winner, to=(winner + 1) & 3)
+        self.gifts.append(_Gift(ev, winner, t.trick_cards))
+        self.emit(line, ev)
+        t.give_dragon(None)
+
+    def gift(self, rec: _Rec) -> None:
+        if self.index in self.consumed:
+            return
+        t = self.table
+        if t is not None and not self.raw and t.dragon_on_top() and not t.over:
+            for s in t.passes_to_close():
+                self.emit(rec.line, self.event("pass", seat=s))  # passes BSW did not log
+                t.pass_(s)
+        if t is None or self.raw or not t.gift_due():
+            # no Dragon trick to give: as recorded (ignored after a double victory, else G003)
+            self.emit(rec.line, self.event("dragon_gift", seat=self.dragon_player(), to=rec.seat))
+            return
+        self.emit(rec.line, self.event("dragon_gift", seat=t.top_seat, to=rec.seat))
+        t.give_dragon(rec.seat)
+
+    def dragon_player(self) -> int:
+        """Who played the Dragon this round (0 if nobody did)."""
+        for _, ev in self.out:
+            if isinstance(ev, dict) and ev["type"] == "play" and "Dragon" in ev["cards"]:
+                return int(ev["seat"])
+        return 0
+
+    # -- the end
+
+    def result(self, rec: _Rec) -> None:
+        if not self.raw:
+            self.settle(rec.line)
+        score = list(rec.score)
+        self.emit(rec.line, self.event("round_end", round=self.number, score=score))
+        t = self.table
+        if t is None or self.raw or not t.over:
+            return
+        # a synthesized gift goes to the opponent that makes the Ergebnis come out
+        options = [((g.winner + 1) & 3, (g.winner + 3) & 3) for g in self.gifts]
+        matching = [
+            choice for choice in itertools.product(*options)
+            if t.score(self.calls, [(g.cards, to) for g, to in zip(self.gifts, choice,
+                                                                    strict=True)]) == score
+        ]
+        self.mismatch = not matching
+        for i, gift in enumerate(self.gifts):
+            chosen = {choice[i] for choice in matching}
+            if len(chosen) == 1:
+                gift.event["to"] = chosen.pop()
+
+    def resolve_phoenix(self) -> None:
+        """Pin the Phoenix's rank where its trick shows a reading other than the highest."""
+        for info in self.phoenix:
+            highest = classify(info.cards)
+            if highest is None or highest.phoenix is None:
+                continue
+            readings = [c for r in range(2, 15)
+                        if (c := classify(info.cards, r)) is not None and c.kind == highest.kind]
+            if len({c.rank for c in readings}) < 2:
+                continue
+            readings.sort(key=lambda c: c.rank, reverse=True)
+            if info.below is not None:
+                readings = [c for c in readings if beats(c, info.below)]
+            if info.above is not None:
+                readings = [c for c in readings if beats(info.above, c)] or readings
+            if readings and readings[0].rank != highest.rank and readings[0].phoenix is not None:
+                info.event["phoenix"] = RANK_TOKENS[readings[0].phoenix]
+
+
+# --- writing ------------------------------------------------------------------
+
+
+def _sort_key(token: str) -> tuple[int, int]:
+    """BSW lists cards Dragon, Phoenix, then high to low, the Mahjong and the Dog last."""
+    card = CARD_BY_TOKEN[token]
+    order = {DRAGON: 100, PHOENIX: 99, MAHJONG: -1, DOG: -2}
+    return (-order.get(card, RANK[card]), card)
+
+
+def _tch_cards(tokens: Iterable[str]) -> str:
+    return "".join(TCH_TOKEN[t] + " " for t in sorted(tokens, key=_sort_key))
+
+
+def write_tch(events: Iterable[Event]) -> str:
+    """One game of format-1 events as a ``.tch`` text in BSW's style.
+
+    Per round: the first 8 cards (``Gr.Tichukarten``), the 14 cards before the
+    exchange (``Startkarten``), the ``Grosses Tichu:`` and the ``Tichu:`` calls made
+    before the exchange, ``Schupfen:``, ``BOMBE:``, then ``Rundenverlauf`` with every
+    play and pass, the trick winner's own ``passt.`` when it collects a trick (as
+    BSW logs it), later ``Tichu:`` calls where they happened, ``Wunsch:``, ``Drache
+    an:`` and ``Ergebnis:`` (from ``round_end.score``). The ``phoenix`` field is not
+    written: BSW does not record it.
+    """
+    names = ["", "", "", ""]
+    lines: list[str] = []
+    writer: _RoundWriter | None = None
+    for ev in events:
+        kind = ev.get("type")
+        if kind == "game_start":
+            names = list(ev["players"])
+        elif kind == "round_start":
+            writer = _RoundWriter(names, lines)
+        elif writer is not None:
+            writer.event(ev)
+    return "".join(line + "\n" for line in lines)
+
+
+class _RoundWriter:
+    """Writes one round; follows the play with a :class:`_Table` to log the trick
+    winner's collecting ``passt.`` as BSW does."""
+
+    def __init__(self, names: list[str], lines: list[str]) -> None:
+        self.names = names
+        self.lines = lines
+        self.hands8: list[list[str]] = []
+        self.hands14: list[list[str]] = []
+        self.grand: list[str] = []  # Grosses Tichu lines, written after the Startkarten
+        self.exchanges: list[Event] = []
+        self.table: _Table | None = None
+
+    def who(self, seat: int) -> str:
+        return f"({seat}){self.names[seat]}"
+
+    def event(self, ev: Event) -> None:
+        kind = ev.get("type")
+        out = self.lines
+        if kind == "deal":
+            hands = ev["hands"]
+            if not self.hands8:
+                self.hands8 = [list(h) for h in hands]
+                out.append(GRAND_HEADER)
+                out.extend(f"{self.who(s)} {_tch_cards(h)}" for s, h in enumerate(hands))
+            else:
+                self.hands14 = [a + list(b) for a, b in zip(self.hands8, hands, strict=True)]
+                out.append(START_HEADER)
+                out.extend(f"{self.who(s)} {_tch_cards(h)}" for s, h in enumerate(self.hands14))
+                out.extend(self.grand)
+        elif kind == "call":
+            label = "Grosses Tichu" if ev["call"] == "grand_tichu" else "Tichu"
+            line = f"{label}: {self.who(ev['seat'])}"
+            (self.grand if not self.hands14 else out).append(line)
+        elif kind == "exchange":
+            self.exchanges.append(ev)
+            if len(self.exchanges) == 4:
+                self.start_play()
+        elif kind == "play":
+            self.play(ev)
+        elif kind == "pass":
+            out.append(f"{self.who(ev['seat'])} passt.")
+            t = self.table
+            if t is not None and t.top is not None and not t.closing and ev["seat"] == t.turn:
+                t.pass_(ev["seat"])
+                if t.closing and t.hands[t.top_seat]:
+                    out.append(f"{self.who(t.top_seat)} passt.")  # collects the trick
+        elif kind == "dragon_gift":
+            out.append(f"Drache an: {self.who(ev['to'])}")
+            t = self.table
+            if t is not None and t.gift_due():
+                t.give_dragon(ev["to"])
+        elif kind == "round_end" and ev.get("score") is not None:
+            a, b = ev["score"]
+            out.append(f"Ergebnis: {a} - {b}")
+
+    def start_play(self) -> None:
+        out = self.lines
+        out.append("Schupfen:")
+        hands = [sum(BIT[CARD_BY_TOKEN[c]] for c in h) for h in self.hands14]
+        for ev in sorted(self.exchanges, key=lambda e: int(e["seat"])):
+            seat, give = ev["seat"], ev["give"]
+            parts = "".join(f"{self.names[to]}: {TCH_TOKEN[give[str(to)]]} - "
+                            for to in ((seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3))
+            out.append(f"{self.who(seat)} gibt: {parts}")
+            for to, token in give.items():
+                b = BIT[CARD_BY_TOKEN[token]]
+                hands[seat] &= ~b
+                hands[int(to)] |= b
+        bombers = [s for s in range(4) if bombs_in(hands[s])]
+        if bombers:
+            out.append("BOMBE: " + "".join(f"{self.who(s)} " for s in bombers))
+        out.append(PLAY_HEADER)
+        self.table = _Table(hands)
+
+    def play(self, ev: Event) -> None:
+        seat = ev["seat"]
+        self.lines.append(f"{self.who(seat)}: {_tch_cards(ev['cards'])}")
+        if ev.get("wish") is not None and "Mahjong" in ev["cards"]:
+            self.lines.append(f"Wunsch:{_RANK_LETTERS.get(ev['wish'], ev['wish'])}")
+        t = self.table
+        if t is None or t.over:
+            return
+        mask = _mask(ev["cards"])
+        if mask is None or mask & ~t.hands[seat]:
+            self.table = None
+            return
+        phoenix = RANK_BY_TOKEN.get(ev.get("phoenix") or "")
+        combo = classify(mask, phoenix)
+        lead = t.is_lead(seat, combo)
+        if t.gift_due() and not (combo is not None and combo.is_bomb and seat != t.top_seat):
+            t.give_dragon((t.top_seat + 1) & 3)
+        t.play(seat, mask, classify(mask, phoenix, None if lead else t.top) if combo else None,
+               lead)
