@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -103,6 +104,10 @@ def check(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Worker processes for many files "
+                          "(0: one per CPU core). Output stays in file order.")
+    ] = 1,
 ) -> None:
     """Check every move of the logs against the rules and report each violation.
 
@@ -142,7 +147,9 @@ def check(
     from .progress import progress_over
 
     try:
-        for _path, stats_or_error in progress_over(files, report, show=not quiet):
+        workers = jobs or os.cpu_count() or 1
+        for _path, stats_or_error in progress_over(files, report, show=not quiet,
+                                                   jobs=workers):
             if isinstance(stats_or_error, LogError):
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(str(stats_or_error))}", highlight=False)

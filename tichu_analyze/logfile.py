@@ -14,6 +14,7 @@ import gzip
 import io
 import json
 import os
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -241,30 +242,39 @@ def replay_file(
     """
     name = display or str(path)
     replay = Replay(name, report, trace=trace, on_round=on_round, on_game=on_game)
-    try:
-        if is_tch(path):
-            data = path.read_bytes()
-            last = replay_tch(data, tch_game_id(path), replay)
-        else:
-            with open(path, "rb") as raw, _decompressed(path, raw) as f:
-                tick = None if progress is None else (lambda: progress(raw.tell()))
-                last = replay_lines(f, replay, tick)
-    except (OSError, EOFError, ValueError) as e:
-        raise LogError(f"{name}: cannot read: {e}") from e
-    except Exception as e:  # zstandard.ZstdError and other decompressor failures
-        if type(e).__module__.startswith("zstandard") or "zstd" in type(e).__name__.lower():
+    if is_tch(path):
+        last = replay_tch(read_bytes(path, name), tch_game_id(path), replay)
+    else:
+        try:
+            raw = open(path, "rb")  # noqa: SIM115 - closed below
+        except OSError as e:
             raise LogError(f"{name}: cannot read: {e}") from e
-        raise
+        with raw, _decompressed(path, raw) as f:
+            tick = None if progress is None else (lambda: progress(raw.tell()))
+            last = replay_lines(_read_lines(f, name), replay, tick)
     replay.finish(last)
     return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
 
 
-def read_bytes(path: Path) -> bytes:
+def _read_lines(f: IO[bytes], name: str) -> Iterator[bytes]:
+    """The lines of ``f``; a failure to read or decompress becomes a :class:`LogError`
+    (errors raised by the replay's callbacks are not touched)."""
+    try:
+        yield from f
+    except (OSError, EOFError, ValueError, zlib.error) as e:
+        raise LogError(f"{name}: cannot read: {e}") from e
+    except Exception as e:  # zstandard.ZstdError
+        if type(e).__module__.startswith("zstandard"):
+            raise LogError(f"{name}: cannot read: {e}") from e
+        raise
+
+
+def read_bytes(path: Path, name: str | None = None) -> bytes:
     """The whole file; raises :class:`LogError` when it cannot be read."""
     try:
         return path.read_bytes()
     except OSError as e:
-        raise LogError(f"{path}: cannot read: {e}") from e
+        raise LogError(f"{name or path}: cannot read: {e}") from e
 
 
 def tch_game_id(path: Path) -> str:

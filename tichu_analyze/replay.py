@@ -139,6 +139,7 @@ class RoundRecord:
     round: int
     players: list[str]
     line: int
+    file: str = ""
     status: str = STATUS_INCOMPLETE
     hands8: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     hands14: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
@@ -176,6 +177,7 @@ class GameRecord:
     target: int
     meta: dict[str, object] | None
     line: int
+    file: str = ""
     rounds: int = 0
     totals: list[int] | None = field(default_factory=lambda: [0, 0])
     won_by: int | None = None  # team, once a team reached the target with more points
@@ -477,7 +479,9 @@ class Replay:
                           "game_start needs four distinct, non-empty player names", None,
                           game_id=ev.game)
             return
-        self.games[ev.game] = _Game(ev, line, self.trace)
+        self.games[ev.game] = game = _Game(ev, line, self.trace)
+        if game.rec is not None:
+            game.rec.file = self.file
 
     def _round_start(self, game: _Game, rnd: _Round | None, ev: RoundStart) -> None:
         expected = game.last_round + 1
@@ -500,7 +504,8 @@ class Replay:
         game.last_round = ev.round
         self.rounds += 1
         if self.trace:
-            rnd.record = RoundRecord(game.id, ev.round, list(game.players), self._line)
+            rnd.record = RoundRecord(game.id, ev.round, list(game.players), self._line,
+                                     self.file)
             step = Step(game.events - 1, self._line, ev, None)
             rnd.record.steps.append(step)
             self._step = step
@@ -654,6 +659,8 @@ class Replay:
 
     def _fatal(self, code: str, message: str, seat: int | None = None) -> None:
         self._emit(code, message + "; the rest of the round is not checked", seat)
+        if self._step is not None:
+            self._step.skipped = True
         rnd = self._game.round if self._game else None
         if rnd is not None:
             rnd.phase = Phase.SKIPPED
@@ -987,6 +994,8 @@ class Replay:
         if step is not None:
             step.top = top
             step.top_seat = rnd.top_seat if top is not None else None
+            step.cards_left = rnd.hands[seat].bit_count()
+            step.trick_points = points(rnd.trick_cards) if top is not None else None
         if top is None or rnd.closing:
             self._pass_without_trick(rnd, seat)
             return
@@ -1053,7 +1062,7 @@ class Replay:
             rnd.record.tricks.append(Trick(
                 rnd.trick, rnd.leader, winner, rnd.trick_cards, points(rnd.trick_cards), taker,
                 _last_play(steps), dragon=rnd.top is not None and rnd.top.cards == BIT[DRAGON],
-                dog=dog))
+                dog=dog or rnd.trick_cards == _DOG_BIT))
         rnd.trick_cards = 0
         rnd.top = None
         rnd.passed = 0

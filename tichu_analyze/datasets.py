@@ -1,0 +1,1150 @@
+"""Parquet datasets from the replay's trace: ``plays``, ``rounds``, ``games``, ``violations``.
+
+:func:`ingest` replays log files and writes their tables; :func:`scan` reads one back
+with polars. The replay (:mod:`tichu_analyze.replay`, trace mode) is the only source
+of facts: the row builders (:func:`play_rows`, :func:`round_rows`, :func:`game_rows`,
+:func:`violation_row`) are pure functions from its records to rows, and never look
+at a log again. :class:`DatasetWriter` writes the rows as a hive-partitioned
+Parquet dataset, one directory per player::
+
+    DIR/_tichu_analyze.json                      what wrote the dataset (schema version)
+    DIR/<table>/player=<escaped name>/part-<run>-<n>.parquet
+
+Writing streams: rows are buffered per partition and written as row groups
+whenever ``batch_rows`` rows are buffered, so memory does not grow with the
+input. Writing is atomic: everything goes to a hidden sibling directory
+``.DIR.tmp-*`` that replaces ``DIR`` in one step at the end (``renameat2``
+exchange on Linux); on an error, Ctrl-C or SIGTERM (the CLI turns it into an
+exception) the sibling is removed and a previous dataset is left as it was.
+``append`` starts from hard links to the existing files and adds part files
+with new, unique names, and is swapped in the same way.
+
+The schemas are declared once, in :data:`COLUMNS` (name, Arrow type and a short
+description stored as Parquet field metadata); ``docs/datasets.md`` gives every
+column's exact definition. The ``player`` column is stored in the files *and*
+encoded in the directory names, so readers that infer partition types (polars)
+still read names such as ``"007"`` as strings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import gc
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+import unicodedata
+import uuid
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import __version__
+from .cards import (
+    ACE,
+    BIT,
+    CARD_BY_TOKEN,
+    DOG,
+    DRAGON,
+    MAHJONG,
+    PHOENIX,
+    RANK_MASK,
+    RANK_TOKENS,
+    TOKENS,
+    points,
+    tokens_of,
+)
+from .combos import Combo, Kind, bombs_in
+from .diagnostics import Diagnostic, Severity
+from .events import Pass, Play
+from .logfile import LogError
+from .replay import STATUS_SCORED, GameRecord, RoundRecord
+
+if TYPE_CHECKING:
+    import polars as pl
+
+__all__ = [
+    "COLUMNS",
+    "DEFAULT_BATCH_ROWS",
+    "DEFAULT_PARTITION",
+    "HAND_PREFIXES",
+    "MARKER",
+    "SCHEMAS",
+    "SCHEMA_VERSION",
+    "TABLES",
+    "Column",
+    "DatasetError",
+    "DatasetWriter",
+    "IngestResult",
+    "count_singles",
+    "escape_partition",
+    "game_rows",
+    "hand_features",
+    "ingest",
+    "max_disjoint_bombs",
+    "play_rows",
+    "polars_schema",
+    "round_rows",
+    "scan",
+    "sigterm_as_interrupt",
+    "unescape_partition",
+    "violation_row",
+]
+
+Row = dict[str, Any]
+"""One row: column name -> a Python value of the column's type (or None)."""
+
+SCHEMA_VERSION = 1
+"""Bumped when a column changes meaning or type; ``--append`` refuses another version."""
+
+MARKER = "_tichu_analyze.json"
+"""The file that marks a directory as a dataset written by ``tichu-analyze ingest``."""
+
+DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
+"""Partition directory of rows without a player (``player=__HIVE_DEFAULT_PARTITION__``),
+which polars, DuckDB, pyarrow and Spark read back as a null ``player``."""
+
+DEFAULT_BATCH_ROWS = 50_000
+"""Rows buffered in memory (all tables together) before row groups are written."""
+
+
+class DatasetError(Exception):
+    """The dataset cannot be written where asked (not a dataset, unwritable, ...)."""
+
+
+# --------------------------------------------------------------------------- schemas
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a table: its name, Arrow type and a one-line description."""
+
+    name: str
+    type: pa.DataType
+    doc: str
+
+
+_S, _B, _F = pa.string(), pa.bool_(), pa.float64()
+_I8, _I16, _I32 = pa.int8(), pa.int16(), pa.int32()
+_LIST = pa.list_(pa.string())
+
+_WHERE = (
+    Column("file", _S, "the log file's path"),
+    Column("game", _S, "the game id"),
+)
+_WHO = (
+    Column("seat", _I8, "seat 0..3"),
+    Column("team", _I8, "seat % 2"),
+    Column("partner", _S, "the partner's name (seat + 2)"),
+    Column("player", _S, "the player's name (also the hive partition)"),
+)
+
+_HAND_FEATURES = (
+    ("cards", _LIST, "the cards, in rank order"),
+    ("dragon", _B, "holds the Dragon"),
+    ("phoenix", _B, "holds the Phoenix"),
+    ("mahjong", _B, "holds the Mahjong"),
+    ("dog", _B, "holds the Dog"),
+    ("aces", _I8, "number of Aces"),
+    ("bombs", _I8, "most bombs held at once without sharing a card"),
+    ("singles", _I8, "ranks 2..A held once, outside runs of 5+ consecutive ranks"),
+    ("strength", _F, "hand-strength score (docs/datasets.md)"),
+)
+HAND_PREFIXES = {"h8": "the first 8 cards", "h14": "all 14 cards before the exchange",
+                 "hx": "the 14 cards after the exchange"}
+
+
+def _hand_columns() -> tuple[Column, ...]:
+    return tuple(
+        Column(f"{prefix}_{name}", typ, f"{doc} ({what})")
+        for prefix, what in HAND_PREFIXES.items()
+        for name, typ, doc in _HAND_FEATURES
+    )
+
+
+COLUMNS: dict[str, tuple[Column, ...]] = {
+    "plays": (
+        *_WHERE,
+        Column("round", _I32, "round number, from 1"),
+        Column("trick", _I32, "trick number in the round, from 1; null before the first lead"),
+        Column("event_index", _I32, "position of the event among its game's events, from 0"),
+        Column("line", _I32, "line of the event in the log"),
+        Column("ts", _F, "the event's ts (seconds since the epoch), null without ts"),
+        *_WHO,
+        Column("action", _S, "play or pass"),
+        Column("applied", _B, "the replay applied the event (false: skipped after a diagnostic)"),
+        Column("cards", _LIST, "cards laid down, in rank order; empty for a pass"),
+        Column("combo", _S, "kind of combination; null for a pass or a non-combination"),
+        Column("rank", _F, "the combination's rank"),
+        Column("length", _I8, "number of cards laid down; null for a pass"),
+        Column("phoenix", _S, "rank the Phoenix stands for inside a combination"),
+        Column("bomb", _B, "the combination is a bomb"),
+        Column("out_of_turn", _B, "played or passed out of turn"),
+        Column("lead", _B, "the play leads a new trick"),
+        Column("top_combo", _S, "kind of the combination on the table before the event"),
+        Column("top_rank", _F, "rank of the combination on the table"),
+        Column("top_length", _I8, "number of cards of the combination on the table"),
+        Column("top_seat", _I8, "seat that played the combination on the table"),
+        Column("top_player", _S, "player who played the combination on the table"),
+        Column("wish_open", _S, "wished rank open before the event"),
+        Column("wish_made", _S, "rank wished with this play of the Mahjong"),
+        Column("wish_fulfilled", _B, "this play fulfilled the open wish"),
+        Column("cards_left", _I8, "cards the seat holds after the event"),
+        Column("went_out", _B, "this play was the seat's last card"),
+        Column("trick_points", _I16, "card points in the trick on the table after the event"),
+        Column("wins_trick", _B, "the last play of a trick that was taken"),
+        Column("seconds_since_previous", _F, "ts minus the ts of the game's previous event"),
+        Column("codes", _LIST, "diagnostic codes reported at this event"),
+    ),
+    "rounds": (
+        *_WHERE,
+        Column("round", _I32, "round number, from 1"),
+        Column("line", _I32, "line of the round_start"),
+        Column("status", _S, "scored, incomplete or skipped"),
+        *_WHO,
+        Column("call", _S, "tichu, grand_tichu or null (calls that count)"),
+        Column("call_line", _I32, "line of the call that counts"),
+        Column("call_success", _B, "the caller went out first (null: no call or not scored)"),
+        Column("finish_position", _I8, "1..4 (null: not scored)"),
+        Column("first_out", _B, "went out first (null: not scored)"),
+        Column("double_victory_for", _B, "the seat's team made a double victory"),
+        Column("double_victory_against", _B, "the other team made a double victory"),
+        Column("card_points", _I16, "points of the tricks the seat holds before the hand-over"),
+        Column("team_card_points", _I16, "the team's card points (200/0 after a double victory)"),
+        Column("team_call_points", _I16, "the team's points from calls"),
+        Column("team_score", _I16, "the team's round score"),
+        Column("opponent_score", _I16, "the other team's round score"),
+        Column("recorded_team_score", _I32, "the team's score in round_end, if recorded"),
+        Column("recorded_opponent_score", _I32, "the other team's score in round_end"),
+        *_hand_columns(),
+        Column("gave_to_left", _S, "card given to seat + 1"),
+        Column("gave_to_partner", _S, "card given to seat + 2"),
+        Column("gave_to_right", _S, "card given to seat + 3"),
+        Column("got_from_left", _S, "card received from seat + 1"),
+        Column("got_from_partner", _S, "card received from seat + 2"),
+        Column("got_from_right", _S, "card received from seat + 3"),
+        Column("dragon_gifts_given", _I8, "Dragon tricks this seat gave away"),
+        Column("dragon_gifts_received", _I8, "Dragon tricks given to this seat"),
+        Column("tricks_won", _I8, "tricks won by the seat's play (the Dog's not counted)"),
+        Column("bombs_played", _I8, "bombs the seat played"),
+        Column("wish_made", _S, "rank this seat wished with the Mahjong"),
+        Column("wish_fulfilled", _B, "this seat's wish was fulfilled (null: it made none)"),
+        Column("fulfilled_wish", _B, "this seat fulfilled the round's wish (null: no wish)"),
+    ),
+    "games": (
+        *_WHERE,
+        Column("line", _I32, "line of the game_start"),
+        *_WHO,
+        Column("target", _I32, "the game's target score"),
+        Column("rounds_played", _I32, "rounds of the game closed by the replay"),
+        Column("team_score", _I32, "the team's total (null: unknown)"),
+        Column("opponent_score", _I32, "the other team's total (null: unknown)"),
+        Column("recorded_team_score", _I32, "the team's total in game_end, if recorded"),
+        Column("recorded_opponent_score", _I32, "the other team's total in game_end"),
+        Column("won", _B, "the team won (null: no winner yet)"),
+        Column("ended", _B, "a game_end was seen"),
+        Column("meta", _S, "game_start.meta as compact JSON"),
+    ),
+    "violations": (
+        Column("file", _S, "the log file's path"),
+        Column("line", _I32, "line of the offending event"),
+        Column("game", _S, "the game id (null: none known)"),
+        Column("round", _I32, "round number (null: outside a round)"),
+        Column("trick", _I32, "trick number (null: before the first lead)"),
+        Column("seat", _I8, "seat concerned (null: none)"),
+        Column("player", _S, "player concerned (null: none; hive partition)"),
+        Column("code", _S, "diagnostic code, e.g. W001"),
+        Column("name", _S, "the code's name, e.g. wish-ignored"),
+        Column("severity", _S, "warning, error or fatal"),
+        Column("message", _S, "the diagnostic's message"),
+    ),
+}
+"""Every table's columns, in file order."""
+
+TABLES: tuple[str, ...] = tuple(COLUMNS)
+"""The four tables: plays, rounds, games, violations."""
+
+SCHEMAS: dict[str, pa.Schema] = {
+    table: pa.schema([pa.field(c.name, c.type, metadata={"description": c.doc}) for c in cols])
+    for table, cols in COLUMNS.items()
+}
+"""The Arrow schema of every table, as written to the Parquet files."""
+
+_NAMES: dict[str, tuple[str, ...]] = {t: tuple(c.name for c in cols) for t, cols in COLUMNS.items()}
+_AS_TUPLE: dict[str, Callable[[Row], tuple[Any, ...]]] = {
+    t: itemgetter(*names) for t, names in _NAMES.items()}  # a row's values in column order
+
+
+def polars_schema(table: str) -> pl.Schema:
+    """The polars schema the ``table`` reads back as."""
+    import polars as pl
+
+    return pl.from_arrow(SCHEMAS[table].empty_table()).schema  # type: ignore[union-attr]
+
+
+def scan(dataset: str | os.PathLike[str], table: str) -> pl.LazyFrame:
+    """A polars scan of one table of a dataset written by :func:`ingest`."""
+    import polars as pl
+
+    return pl.scan_parquet(
+        Path(dataset) / table, hive_partitioning=True, hive_schema={"player": pl.String},
+        try_parse_hive_dates=False,
+    )
+
+
+# ------------------------------------------------------------------------ row values
+
+_RANGES = {8: (-(1 << 7), (1 << 7) - 1), 16: (-(1 << 15), (1 << 15) - 1),
+           32: (-(1 << 31), (1 << 31) - 1)}
+
+
+def _fit(value: int | None, bits: int) -> int | None:
+    """``value`` if the integer type of ``bits`` holds it, else None (a log may say anything)."""
+    if value is None:
+        return None
+    low, high = _RANGES[bits]
+    return value if low <= value <= high else None
+
+
+@lru_cache(maxsize=4096)
+def _text(s: str) -> str:
+    """``s`` as valid UTF-8 (a path may hold undecodable bytes, kept as surrogates)."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return os.fsencode(s).decode("utf-8", "replace")
+    return s
+
+
+_KIND_NAMES = {kind: kind.name.lower() for kind in Kind}
+
+
+def _kind(combo: Combo | None) -> str | None:
+    return _KIND_NAMES[combo.kind] if combo is not None else None
+
+
+def _rank_token(rank: int | None) -> str | None:
+    return RANK_TOKENS.get(rank) if rank is not None else None
+
+
+def _mask(tokens: Iterable[str]) -> int:
+    m = 0
+    for t in tokens:
+        m |= BIT[CARD_BY_TOKEN[t]]
+    return m
+
+
+# ------------------------------------------------------------------------ hand features
+
+
+_NORMALS = sum(BIT[c] for c in range(2, 54))
+_RANK_STARTS = sum(BIT[2 + 4 * i] for i in range(13))
+
+
+def max_disjoint_bombs(hand: int) -> int:
+    """The most bombs of ``hand`` (:func:`~tichu_analyze.combos.bombs_in`) that can be held at
+    once without two of them sharing a card: four 7s and a 3-7 straight flush count 1, a
+    seven-card straight flush counts 1."""
+    normal = hand & _NORMALS
+    if not (normal & normal >> 1 & normal >> 2 & normal >> 3 & _RANK_STARTS
+            or normal & normal >> 4 & normal >> 8 & normal >> 12 & normal >> 16):
+        return 0  # no four of a kind (4 consecutive ids from a rank's first card) and no
+        # five cards of one suit in consecutive ranks (ids 4 apart)
+    bombs = [b.cards for b in bombs_in(hand)]
+
+    def best(start: int, used: int) -> int:
+        most = 0
+        for i in range(start, len(bombs)):
+            if not bombs[i] & used:
+                most = max(most, 1 + best(i + 1, used | bombs[i]))
+        return most
+
+    return best(0, 0)
+
+
+def count_singles(hand: int) -> int:
+    """Normal ranks 2..A of which ``hand`` holds exactly one card, not counting those inside a
+    run of 5 or more consecutive ranks that the hand holds (the Mahjong counting as rank 1,
+    the Phoenix as nothing)."""
+    present = (hand >> MAHJONG & 1) << 1  # bit r: the hand holds rank r
+    once = 0  # bit r: the hand holds exactly one card of rank r
+    for r in range(2, ACE + 1):
+        n = (hand & RANK_MASK[r]).bit_count()
+        if n:
+            present |= 1 << r
+            if n == 1:
+                once |= 1 << r
+    starts = present & present >> 1 & present >> 2 & present >> 3 & present >> 4
+    in_runs = starts | starts << 1 | starts << 2 | starts << 3 | starts << 4
+    return (once & ~in_runs).bit_count()
+
+
+def hand_features(hand: int) -> Row:
+    """The hand features of ``hand`` (a card mask), keyed without prefix; all None for an
+    empty mask (the hand was never dealt). ``strength`` is
+    ``3 dragon + 2.5 phoenix - 1 dog + 1.5 aces + 0.5 kings + 3 bombs - 0.3 singles``,
+    rounded to one decimal."""
+    if not hand:
+        return {name: None for name, _, _ in _HAND_FEATURES}
+    dragon = bool(hand & BIT[DRAGON])
+    phoenix = bool(hand & BIT[PHOENIX])
+    dog = bool(hand & BIT[DOG])
+    aces = (hand & RANK_MASK[ACE]).bit_count()
+    kings = (hand & RANK_MASK[13]).bit_count()
+    bombs = max_disjoint_bombs(hand)
+    singles = count_singles(hand)
+    strength = (3.0 * dragon + 2.5 * phoenix - 1.0 * dog + 1.5 * aces + 0.5 * kings
+                + 3.0 * bombs - 0.3 * singles)
+    return {
+        "cards": tokens_of(hand),
+        "dragon": dragon,
+        "phoenix": phoenix,
+        "mahjong": bool(hand & BIT[MAHJONG]),
+        "dog": dog,
+        "aces": aces,
+        "bombs": bombs,
+        "singles": singles,
+        "strength": round(strength, 1),
+    }
+
+
+# ------------------------------------------------------------------------ row builders
+
+
+def play_rows(rec: RoundRecord, file: str) -> list[Row]:
+    """One row per ``play`` and ``pass`` event of the round, from the acting seat's side."""
+    players = rec.players
+    held = [m.bit_count() for m in rec.hands_played]
+    winning_steps = {t.last_step for t in rec.tricks}
+    wisher = rec.wish[0] if rec.wish is not None else None
+    wished = _rank_token(rec.wish[1]) if rec.wish is not None else None
+    file = _text(file)
+    rows: list[Row] = []
+    previous_ts: float | None = None
+    running = 0  # card points in the trick on the table, for passes and discards
+    for i, step in enumerate(rec.steps):
+        ev = step.event
+        ts = ev.ts
+        if isinstance(ev, Play | Pass):
+            is_play = isinstance(ev, Play)
+            seat = ev.seat
+            applied = not step.skipped and not (step.diagnostics and any(
+                d.severity == Severity.FATAL for d in step.diagnostics))
+            combo = step.combo
+            cards: list[str] = []
+            length: int | None = None
+            left: int | None = None
+            trick_points: int | None = None
+            if isinstance(ev, Play):
+                raw = ev.cards
+                if applied:
+                    mask = combo.cards if combo is not None else _mask(raw)
+                    cards = tokens_of(mask)
+                    if step.trick_points is not None:
+                        running = step.trick_points
+                    else:  # P002/P007: the cards join the trick, the top is unchanged
+                        running += points(mask)
+                    trick_points = running
+                    if step.cards_left is not None:
+                        held[seat] = step.cards_left
+                    left = held[seat]
+                else:
+                    cards = list(raw)
+                length = _fit(len(cards), 8)
+            elif applied:
+                left = held[seat]
+                trick_points = running if step.top is not None else 0
+            top = step.top
+            top_seat = step.top_seat
+            rows.append({
+                "file": file,
+                "game": rec.game,
+                "round": rec.round,
+                "trick": step.trick,
+                "event_index": step.index,
+                "line": step.line,
+                "ts": ts,
+                "seat": seat,
+                "team": seat & 1,
+                "partner": players[(seat + 2) & 3],
+                "player": players[seat],
+                "action": "play" if is_play else "pass",
+                "applied": applied,
+                "cards": cards,
+                "combo": _kind(combo),
+                "rank": float(combo.rank) if combo is not None else None,
+                "length": length,
+                "phoenix": _rank_token(combo.phoenix) if combo is not None else None,
+                "bomb": combo is not None and combo.is_bomb,
+                "out_of_turn": step.out_of_turn,
+                "lead": step.lead,
+                "top_combo": _kind(top),
+                "top_rank": float(top.rank) if top is not None else None,
+                "top_length": top.length if top is not None else None,
+                "top_seat": top_seat,
+                "top_player": players[top_seat] if top_seat is not None else None,
+                "wish_open": _rank_token(step.wish_open),
+                "wish_made": wished if (
+                    seat == wisher and combo is not None and combo.cards & BIT[MAHJONG]
+                ) else None,
+                "wish_fulfilled": step.wish_fulfilled,
+                "cards_left": left,
+                "went_out": step.went_out,
+                "trick_points": trick_points,
+                "wins_trick": i in winning_steps,
+                "seconds_since_previous": (
+                    ts - previous_ts if ts is not None and previous_ts is not None else None),
+                "codes": [d.code for d in step.diagnostics],
+            })
+        previous_ts = ts
+    return rows
+
+
+def round_rows(rec: RoundRecord, file: str) -> list[Row]:
+    """Four rows, one per seat: the round from that seat's side."""
+    players = rec.players
+    scored = rec.status == STATUS_SCORED
+    order = rec.finish_order if scored and len(rec.finish_order) == 4 else None
+    position = {s: i + 1 for i, s in enumerate(order)} if order else {}
+    dv = rec.double_victory
+    winners = order[0] & 1 if order else None
+    score = rec.score if scored else None
+    recorded = rec.recorded_score
+    features = [
+        {prefix: hand_features(masks[s]) for prefix, masks in
+         (("h8", rec.hands8), ("h14", rec.hands14), ("hx", rec.hands_played))}
+        for s in range(4)
+    ]
+    gifts_given = Counter(w for w, _ in rec.dragon_gifts)
+    gifts_received = Counter(to for _, to in rec.dragon_gifts)
+    # the Dog's trick: Trick.dog is not set when the Dog was the third seat's last card
+    tricks_won = Counter(t.winner for t in rec.tricks if not (t.dog or t.cards == BIT[DOG]))
+    wisher = rec.wish[0] if rec.wish is not None else None
+    file = _text(file)
+    rows: list[Row] = []
+    for seat in range(4):
+        team = seat & 1
+        call = rec.calls[seat]
+        call_step = rec.call_steps[seat]
+        given = rec.given[seat]
+        row: Row = {
+            "file": file,
+            "game": rec.game,
+            "round": _fit(rec.round, 32),
+            "line": _fit(rec.line, 32),
+            "status": rec.status,
+            "seat": seat,
+            "team": team,
+            "partner": players[(seat + 2) & 3],
+            "player": players[seat],
+            "call": call,
+            "call_line": (_fit(rec.steps[call_step].line, 32)
+                          if call is not None and call_step is not None else None),
+            "call_success": (order[0] == seat) if call is not None and order else None,
+            "finish_position": position.get(seat),
+            "first_out": (order[0] == seat) if order else None,
+            "double_victory_for": (dv and winners == team) if order else None,
+            "double_victory_against": (dv and winners != team) if order else None,
+            "card_points": rec.pile_points[seat] if scored else None,
+            "team_card_points": rec.card_points[team] if scored else None,
+            "team_call_points": rec.call_points[team] if scored else None,
+            "team_score": score[team] if score is not None else None,
+            "opponent_score": score[1 - team] if score is not None else None,
+            "recorded_team_score": _fit(recorded[team], 32) if recorded is not None else None,
+            "recorded_opponent_score": (_fit(recorded[1 - team], 32)
+                                        if recorded is not None else None),
+        }
+        for prefix, feats in features[seat].items():
+            for name, value in feats.items():
+                row[f"{prefix}_{name}"] = value
+        for side, other in (("left", (seat + 1) & 3), ("partner", (seat + 2) & 3),
+                            ("right", (seat + 3) & 3)):
+            gave = given.get(other)
+            got = rec.given[other].get(seat)
+            row[f"gave_to_{side}"] = TOKENS[gave] if gave is not None else None
+            row[f"got_from_{side}"] = TOKENS[got] if got is not None else None
+        row.update({
+            "dragon_gifts_given": _fit(gifts_given[seat], 8),
+            "dragon_gifts_received": _fit(gifts_received[seat], 8),
+            "tricks_won": _fit(tricks_won[seat], 8),
+            "bombs_played": _fit(rec.bombs[seat], 8),
+            "wish_made": _rank_token(rec.wish[1]) if rec.wish and wisher == seat else None,
+            "wish_fulfilled": (rec.wish_fulfilled_by is not None) if wisher == seat else None,
+            "fulfilled_wish": (rec.wish_fulfilled_by == seat) if rec.wish is not None else None,
+        })
+        rows.append(row)
+    return rows
+
+
+def game_rows(rec: GameRecord, file: str) -> list[Row]:
+    """Four rows, one per seat: the game from that seat's side."""
+    players = rec.players
+    totals = rec.totals
+    recorded = rec.recorded_score
+    meta = None
+    if rec.meta is not None:
+        meta = json.dumps(rec.meta, ensure_ascii=False, separators=(",", ":"), default=str)
+    file = _text(file)
+    rows: list[Row] = []
+    for seat in range(4):
+        team = seat & 1
+        rows.append({
+            "file": file,
+            "game": rec.game,
+            "line": _fit(rec.line, 32),
+            "seat": seat,
+            "team": team,
+            "partner": players[(seat + 2) & 3],
+            "player": players[seat],
+            "target": _fit(rec.target, 32),
+            "rounds_played": _fit(rec.rounds, 32),
+            "team_score": _fit(totals[team], 32) if totals is not None else None,
+            "opponent_score": _fit(totals[1 - team], 32) if totals is not None else None,
+            "recorded_team_score": _fit(recorded[team], 32) if recorded is not None else None,
+            "recorded_opponent_score": (_fit(recorded[1 - team], 32)
+                                        if recorded is not None else None),
+            "won": (rec.won_by == team) if rec.won_by is not None else None,
+            "ended": rec.ended,
+            "meta": meta,
+        })
+    return rows
+
+
+def violation_row(diag: Diagnostic) -> Row:
+    """The row of one diagnostic."""
+    return {
+        "file": _text(diag.file),
+        "line": _fit(diag.line, 32),
+        "game": diag.game,
+        "round": _fit(diag.round, 32),
+        "trick": _fit(diag.trick, 32),
+        "seat": diag.seat,
+        "player": diag.player,
+        "code": diag.code,
+        "name": diag.name,
+        "severity": str(diag.severity),
+        "message": diag.message,
+    }
+
+
+# ----------------------------------------------------------------- partition names
+
+# Percent-encoded in directory names: ASCII controls and DEL, the space, and every
+# character that Spark escapes or that Windows forbids in file names. Other characters,
+# non-ASCII included, are kept (Spark decodes %XX as one character, not as UTF-8).
+_UNSAFE = frozenset(chr(c) for c in range(0x20)) | frozenset('\x7f "#%\'*+/:<=>?[\\]^{|}')
+_MAX_VALUE_BYTES = 200  # a directory name is at most 255 bytes, "player=" included
+
+
+def escape_partition(name: str | None, level: int = 0) -> str:
+    """The directory value of the partition of ``name``: ``player=<this>``.
+
+    ``level`` 0 percent-encodes the characters of ``_UNSAFE`` and a trailing ``.``;
+    1 every ASCII character; 2 every character (UTF-8 bytes). Levels 1 and 2 keep
+    names apart that a case-insensitive file system would merge (``Ana``/``ANA``).
+    Decoding (:func:`unescape_partition`, polars, DuckDB, pyarrow, Spark) gives ``name``
+    back, except for a name so long that its value exceeds 200 bytes: it is cut and
+    ends with ``~`` and 16 hex digits of its SHA-256. None -> :data:`DEFAULT_PARTITION`.
+    """
+    if name is None:
+        return DEFAULT_PARTITION
+    out: list[str] = []
+    for ch in name:
+        if ch in _UNSAFE or (level >= 1 and ch < "\x80") or level >= 2:
+            out.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
+        else:
+            out.append(ch)
+    if out and out[-1] == ".":
+        out[-1] = "%2E"  # Windows drops a trailing dot
+    value = "".join(out)
+    if len(value.encode("utf-8")) > _MAX_VALUE_BYTES:
+        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        kept: list[str] = []
+        size = 0
+        for piece in out:  # whole escapes and characters only
+            size += len(piece.encode("utf-8"))
+            if size > _MAX_VALUE_BYTES - 20:
+                break
+            kept.append(piece)
+        value = "".join(kept) + "~" + digest
+    return value
+
+
+def unescape_partition(value: str) -> str | None:
+    """The name of the partition directory value ``value`` (inverse of
+    :func:`escape_partition`)."""
+    return None if value == DEFAULT_PARTITION else unquote(value)
+
+
+def _fold(value: str) -> str:
+    """How a case-insensitive, normalization-insensitive file system sees a name."""
+    return unicodedata.normalize("NFC", value).casefold()
+
+
+class _PartitionNames:
+    """Directory values of the player partitions of one dataset, stable and distinct even
+    on a case-insensitive file system."""
+
+    def __init__(self) -> None:
+        self._dirs: dict[str | None, str] = {None: DEFAULT_PARTITION}
+        self._taken: dict[str, str] = {_fold(DEFAULT_PARTITION): DEFAULT_PARTITION}
+
+    def add_existing(self, value: str) -> None:
+        self._taken.setdefault(_fold(value), value)
+
+    def dir_for(self, name: str | None) -> str:
+        found = self._dirs.get(name)
+        if found is not None:
+            return found
+        value = DEFAULT_PARTITION
+        for level in (0, 1, 2):
+            value = escape_partition(name, level)
+            owner = self._taken.setdefault(_fold(value), value)
+            if owner == value:
+                break
+        self._dirs[name] = value
+        return value
+
+
+# --------------------------------------------------------------------------- writer
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two directories atomically (Linux ``renameat2(RENAME_EXCHANGE)``); False when
+    the system cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p,
+                          ctypes.c_uint]
+    renameat2.restype = ctypes.c_int
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _link_tree(src: Path, dst: Path) -> None:
+    """Recreate ``src`` under ``dst`` with hard links to its files (copies where links
+    cannot be made); the marker is left out, it is rewritten."""
+    for root, dirs, files in os.walk(src):
+        rel = Path(root).relative_to(src)
+        target = dst / rel
+        target.mkdir(exist_ok=True)
+        for d in dirs:
+            (target / d).mkdir(exist_ok=True)
+        for f in files:
+            if rel == Path(".") and f == MARKER:
+                continue
+            try:
+                os.link(Path(root) / f, target / f)
+            except OSError:
+                shutil.copy2(Path(root) / f, target / f)
+
+
+class DatasetWriter:
+    """Writes the four tables into ``out`` atomically, streaming row groups.
+
+    Use as a context manager: on a normal exit the dataset is committed (moved into
+    place), on an exception it is discarded and ``out`` is left as it was::
+
+        with DatasetWriter(out) as writer:
+            writer.add("plays", rows)
+
+    ``append``: keep the files of an existing dataset and add new part files.
+    ``batch_rows``: rows buffered (all tables) before row groups are written.
+    ``max_open_files``: Parquet files kept open at once (one per table and player).
+    """
+
+    def __init__(self, out: str | os.PathLike[str], *, append: bool = False,
+                 batch_rows: int = DEFAULT_BATCH_ROWS, max_open_files: int = 64) -> None:
+        self.out = Path(out)
+        self.append = append
+        self.batch_rows = max(1, batch_rows)
+        self.max_open_files = max(1, max_open_files)
+        self.rows: Counter[str] = Counter()
+        """Rows written by this run, per table."""
+        self.files = 0
+        """Parquet files written by this run."""
+        self._dest: Path | None = None
+        self._tmp: Path | None = None
+        self._previous: dict[str, Any] | None = None
+        self._run = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:8]
+        self._names = _PartitionNames()
+        self._buffers: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
+        self._counts: Counter[tuple[str, str]] = Counter()
+        self._buffered = 0
+        self._writers: OrderedDict[tuple[str, str], pq.ParquetWriter] = OrderedDict()
+        self._done = False
+
+    # -- life cycle
+
+    def __enter__(self) -> DatasetWriter:
+        self.open()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.abort()
+
+    @property
+    def active(self) -> bool:
+        """Opened and neither committed nor aborted."""
+        return self._tmp is not None and not self._done
+
+    def open(self) -> None:
+        """Check ``out`` and create the temporary directory; :class:`DatasetError` when
+        ``out`` cannot be used."""
+        try:
+            dest = self.out.resolve()
+        except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop
+            raise DatasetError(f"{self.out}: {e}") from None
+        if not dest.name:
+            raise DatasetError(f"{self.out}: cannot write a dataset over the file system root")
+        try:
+            if dest.exists() or dest.is_symlink():
+                if not dest.is_dir():
+                    raise DatasetError(f"{self.out}: exists and is not a directory")
+                entries = os.listdir(dest)
+                if entries and MARKER not in entries:
+                    raise DatasetError(
+                        f"{self.out}: not empty and not a tichu-analyze dataset (no {MARKER});"
+                        " refusing to replace it: choose a new or empty directory")
+                if MARKER in entries and self.append:
+                    self._previous = self._read_marker(dest)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            tmp = dest.parent / f".{dest.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+            tmp.mkdir()
+        except OSError as e:
+            raise DatasetError(f"{self.out}: cannot write the dataset: {e}") from None
+        self._dest, self._tmp = dest, tmp
+        try:
+            if self.append and self._previous is not None:
+                _link_tree(dest, tmp)
+                for table in TABLES:
+                    tdir = tmp / table
+                    if tdir.is_dir():
+                        for part in tdir.iterdir():
+                            if part.is_dir() and part.name.startswith("player="):
+                                self._names.add_existing(part.name[len("player="):])
+            for table in TABLES:
+                (tmp / table).mkdir(exist_ok=True)
+        except BaseException as e:
+            self.abort()
+            if isinstance(e, OSError):
+                raise DatasetError(f"{self.out}: cannot copy the dataset: {e}") from None
+            raise
+
+    def _read_marker(self, dest: Path) -> dict[str, Any]:
+        try:
+            marker = json.loads((dest / MARKER).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise DatasetError(f"{self.out}: unreadable {MARKER}: {e}") from None
+        if not isinstance(marker, dict):
+            raise DatasetError(f"{self.out}: {MARKER} is not a JSON object")
+        if marker.get("schema_version") != SCHEMA_VERSION:
+            raise DatasetError(
+                f"{self.out}: written with dataset schema version "
+                f"{marker.get('schema_version')!r}, this is version {SCHEMA_VERSION}; "
+                "--append cannot mix them (ingest again without --append)")
+        return marker
+
+    # -- rows
+
+    def add(self, table: str, rows: Iterable[Row]) -> None:
+        """Buffer ``rows`` of ``table``; row groups are written when the buffer is full."""
+        if not self.active:
+            raise RuntimeError("the dataset writer is not open")
+        values = _AS_TUPLE[table]
+        dir_for = self._names.dir_for
+        buffers, counts = self._buffers, self._counts
+        n = 0
+        for row in rows:
+            key = (table, dir_for(row["player"]))
+            buffer = buffers.get(key)
+            if buffer is None:
+                buffer = buffers[key] = []
+            buffer.append(values(row))
+            counts[key] += 1
+            n += 1
+        self.rows[table] += n
+        self._buffered += n
+        if self._buffered >= self.batch_rows:
+            self._flush(self.batch_rows // 2)
+
+    def _flush(self, keep: int = 0) -> None:
+        """Write the largest buffers until at most ``keep`` rows are buffered."""
+        for key, _ in sorted(self._counts.items(), key=lambda kv: -kv[1]):
+            if self._buffered <= keep:
+                break
+            self._write(key)
+
+    def _write(self, key: tuple[str, str]) -> None:
+        schema = SCHEMAS[key[0]]
+        rows = self._buffers.pop(key)
+        self._buffered -= self._counts.pop(key)
+        columns = zip(*rows, strict=True)
+        batch = pa.Table.from_arrays(
+            [pa.array(values, type=f.type) for values, f in zip(columns, schema, strict=True)],
+            schema=schema)
+        self._writer(key).write_table(batch)
+
+    def _writer(self, key: tuple[str, str]) -> pq.ParquetWriter:
+        writer = self._writers.get(key)
+        if writer is not None:
+            self._writers.move_to_end(key)
+            return writer
+        while len(self._writers) >= self.max_open_files:
+            _, old = self._writers.popitem(last=False)
+            old.close()
+        assert self._tmp is not None
+        table, value = key
+        folder = self._tmp / table / f"player={value}"
+        folder.mkdir(parents=True, exist_ok=True)
+        self.files += 1
+        path = folder / f"part-{self._run}-{self.files:05d}.parquet"
+        writer = pq.ParquetWriter(path, SCHEMAS[table], compression="zstd")
+        self._writers[key] = writer
+        return writer
+
+    # -- the end
+
+    def commit(self) -> None:
+        """Write what is buffered, close the files and move the dataset into place."""
+        if not self.active:
+            return
+        assert self._tmp is not None and self._dest is not None
+        try:
+            self._flush()
+            while self._writers:
+                self._writers.popitem(last=False)[1].close()
+            for table in TABLES:
+                tdir = self._tmp / table
+                if not any(tdir.rglob("*.parquet")):
+                    # readers fail on a table without files: give it an empty one
+                    folder = tdir / f"player={DEFAULT_PARTITION}"
+                    folder.mkdir(parents=True, exist_ok=True)
+                    pq.write_table(SCHEMAS[table].empty_table(),
+                                   folder / f"part-{self._run}-empty.parquet",
+                                   compression="zstd")
+                    self.files += 1
+            self._write_marker()
+            _replace(self._tmp, self._dest)
+            self._tmp = self._tmp if self._tmp.exists() else None
+        except BaseException as e:
+            self.abort()
+            if isinstance(e, OSError):
+                raise DatasetError(f"{self.out}: cannot write the dataset: {e}") from None
+            raise
+        self._done = True
+        if self._tmp is not None:  # the old dataset, swapped out
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+    def _write_marker(self) -> None:
+        assert self._tmp is not None
+        ingests = []
+        if self.append and self._previous is not None:
+            previous = self._previous.get("ingests")
+            ingests = list(previous) if isinstance(previous, list) else []
+        ingests.append({"run": self._run, "written_by": f"tichu-analyze {__version__}",
+                        "append": self.append, "rows": {t: self.rows[t] for t in TABLES}})
+        marker = {
+            "dataset": "tichu-analyze",
+            "schema_version": SCHEMA_VERSION,
+            "tables": list(TABLES),
+            "partitioning": {"flavor": "hive", "column": "player",
+                             "null": DEFAULT_PARTITION, "escaping": "percent (docs/datasets.md)"},
+            "ingests": ingests,
+        }
+        path = self._tmp / MARKER
+        staging = self._tmp / (MARKER + ".new")  # a new inode: never write through a link
+        staging.write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+        os.replace(staging, path)
+
+    def abort(self) -> None:
+        """Discard everything written by this run; ``out`` is left as it was."""
+        if self._done:
+            return
+        self._done = True
+        while self._writers:
+            with contextlib.suppress(Exception):  # the files are deleted below
+                self._writers.popitem(last=False)[1].close()
+        self._buffers.clear()
+        self._counts.clear()
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+
+def _replace(tmp: Path, dest: Path) -> None:
+    """Put the directory ``tmp`` in the place of ``dest``; afterwards ``tmp`` holds the old
+    ``dest`` or no longer exists."""
+    if not os.path.lexists(dest):
+        os.rename(tmp, dest)
+        return
+    if _exchange(tmp, dest):
+        return
+    old = dest.parent / f".{dest.name}.old-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    os.rename(dest, old)
+    try:
+        os.rename(tmp, dest)
+    except BaseException:
+        os.rename(old, dest)
+        raise
+    os.rename(old, tmp)
+
+
+# --------------------------------------------------------------------------- ingest
+
+
+class _WriteFailed(Exception):
+    """An error of the writer inside a replay callback, carried past ``replay_file``
+    (which would take an OSError or ValueError for an unreadable log)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+@contextlib.contextmanager
+def _fewer_full_collections() -> Iterator[None]:
+    """The buffered rows are many long-lived objects that the garbage collector would scan
+    again and again in full collections (a fifth of the run time); make those rarer while
+    ingesting."""
+    young, middle, old = gc.get_threshold()
+    gc.set_threshold(young, middle, max(old, 1000))
+    try:
+        yield
+    finally:
+        gc.set_threshold(young, middle, old)
+
+
+@contextlib.contextmanager
+def _writing() -> Iterator[None]:
+    try:
+        yield
+    except (OSError, ValueError) as e:
+        raise _WriteFailed(e) from e
+
+
+@dataclass
+class IngestResult:
+    """What :func:`ingest` did."""
+
+    totals: Counter[str] = field(default_factory=Counter)
+    """files, games, rounds, events replayed (the ``check`` summary's counts)."""
+    errors: list[LogError] = field(default_factory=list)
+    """Files that could not be read; when any, nothing was written."""
+    rows: Counter[str] = field(default_factory=Counter)
+    """Rows written per table."""
+    written: bool = False
+
+
+def ingest(
+    files: Sequence[Path],
+    out: str | os.PathLike[str],
+    *,
+    append: bool = False,
+    report: Callable[[Diagnostic], None] | None = None,
+    show_progress: bool = False,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
+) -> IngestResult:
+    """Replay ``files`` and write their datasets into ``out``.
+
+    ``report`` also gets every diagnostic. When a file cannot be read the other files
+    are still replayed (to report every problem) but nothing is written and ``out`` is
+    left as it was. :class:`DatasetError` when ``out`` cannot be written.
+    """
+    from .progress import progress_over
+
+    result = IngestResult()
+    writer = DatasetWriter(out, append=append, batch_rows=batch_rows)
+    current = [str(files[0]) if files else ""]
+
+    def on_diagnostic(diag: Diagnostic) -> None:
+        if writer.active:
+            with _writing():
+                writer.add("violations", (violation_row(diag),))
+        if report is not None:
+            report(diag)
+
+    def on_round(rec: RoundRecord) -> None:
+        if writer.active:
+            name = getattr(rec, "file", None) or current[0]
+            with _writing():
+                writer.add("plays", play_rows(rec, name))
+                writer.add("rounds", round_rows(rec, name))
+
+    def on_game(rec: GameRecord) -> None:
+        if writer.active:
+            with _writing():
+                writer.add("games", game_rows(rec, getattr(rec, "file", None) or current[0]))
+
+    try:
+        with _fewer_full_collections(), writer:
+            replayed = progress_over(list(files), on_diagnostic, show=show_progress,
+                                     trace=True, on_round=on_round, on_game=on_game)
+            for i, (_, stats) in enumerate(replayed):
+                # progress_over replays files[i] before yielding it: the callbacks that
+                # come next belong to files[i + 1]
+                if i + 1 < len(files):
+                    current[0] = str(files[i + 1])
+                if isinstance(stats, LogError):
+                    result.errors.append(stats)
+                    writer.abort()
+                    continue
+                result.totals["files"] += 1
+                result.totals["games"] += stats.games
+                result.totals["rounds"] += stats.rounds
+                result.totals["events"] += stats.events
+    except _WriteFailed as failure:
+        if isinstance(failure.error, OSError):
+            raise DatasetError(f"{out}: cannot write the dataset: {failure.error}") from None
+        raise failure.error from None
+    result.written = not result.errors
+    if result.written:
+        result.rows = Counter(writer.rows)
+    return result
+
+
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """While inside, SIGTERM raises :class:`KeyboardInterrupt` (as Ctrl-C does), so that
+    :class:`DatasetWriter` removes its temporary directory. Does nothing outside the main
+    thread."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # signals can only be handled in the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
