@@ -99,6 +99,7 @@ def is_tch(path: Path) -> bool:
 
 _decoder = msgspec.json.Decoder(Event)
 _generic = msgspec.json.Decoder()
+_encoder = msgspec.json.Encoder()
 
 
 def explain(
@@ -206,7 +207,9 @@ def replay_tch(data: bytes, game_id: str, replay: Replay) -> int:
     """Convert a ``.tch`` file and feed it to ``replay``; returns its number of lines."""
     from .bsw import Unreadable, read_tch
 
-    convert = msgspec.convert
+    # encoding and decoding again is some 20 times faster than msgspec.convert
+    encode = _encoder.encode
+    decode = _decoder.decode
     last = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
     for line, item in read_tch(data, game_id):
         replay.events += 1
@@ -214,7 +217,7 @@ def replay_tch(data: bytes, game_id: str, replay: Replay) -> int:
             replay.problem(line, "L002", f"line not understood: {item.message}", game_id)
             continue
         try:
-            ev = convert(item, Event)
+            ev = decode(encode(item))
         except msgspec.ValidationError:
             code, message, game, seat, kind = explain(item)
             if code:
@@ -291,7 +294,7 @@ def iter_events(path: Path) -> Iterator[tuple[int, Event]]:
         for line, item in read_tch(path.read_bytes(), tch_game_id(path)):
             if not isinstance(item, Unreadable):
                 try:
-                    yield line, msgspec.convert(item, Event)
+                    yield line, _decoder.decode(_encoder.encode(item))
                 except msgspec.ValidationError:
                     continue
         return
