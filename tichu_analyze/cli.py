@@ -294,7 +294,7 @@ def ingest(
     try:
         files = find_logs(paths)
     except LogError as e:
-        raise fail(escape(str(e))) from None
+        raise fail(str(e)) from None
     if not files:
         raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
     counts: Counter[str] = Counter()
@@ -307,7 +307,7 @@ def ingest(
             result = write_datasets(files, out, append=append, report=report,
                                     show_progress=not quiet)
     except DatasetError as e:
-        raise fail(escape(str(e))) from None
+        raise fail(str(e)) from None
     except KeyboardInterrupt:
         err.print(f"interrupted: {out} is left as it was", highlight=False, markup=False)
         raise typer.Exit(130) from None
@@ -316,8 +316,8 @@ def ingest(
     if not quiet:
         _summary(result.totals, counts)
     if result.errors:
-        raise fail(escape(f"{len(result.errors)} file{'s' * (len(result.errors) != 1)} could "
-                          f"not be read: nothing was written, {out} is left as it was"))
+        raise fail(f"{len(result.errors)} file{'s' * (len(result.errors) != 1)} could "
+                          f"not be read: nothing was written, {out} is left as it was")
     if not quiet:
         rows = ", ".join(f"{result.rows[t]} {t}" for t in ("plays", "rounds", "games",
                                                            "violations"))
@@ -347,22 +347,21 @@ def plot(
     ] = None,
 ) -> None:
     """Draw one plot of a dataset, as PNG or SVG."""
-    from rich.markup import escape
 
     from .plots import plot as draw
     from .plots import save
     from .stats import Dataset, DatasetError
 
     if output.suffix.lower() not in (".png", ".svg"):
-        raise fail(escape(f"{output}: the plot file must end in .png or .svg"))
+        raise fail(f"{output}: the plot file must end in .png or .svg")
     if game is not None and kind is not PlotKind.SCORE:
         raise fail("--game only applies to --kind score")
     try:
         save(draw(Dataset.load(dataset), kind, player=player, game=game), output)
     except DatasetError as e:
-        raise fail(escape(str(e))) from None
+        raise fail(str(e)) from None
     except OSError as e:
-        raise fail(escape(f"{output}: cannot write: {e}")) from None
+        raise fail(f"{output}: cannot write: {e}") from None
     err.print(f"wrote {output}", highlight=False, markup=False)
 
 
@@ -397,7 +396,6 @@ def report(
 
     Every statistic states its denominator.
     """
-    from rich.markup import escape
 
     from .report import print_text, write_html
     from .stats import Dataset, DatasetError
@@ -415,9 +413,9 @@ def report(
             with open(output, "w", encoding="utf-8") as f:
                 print_text(ds, Console(file=f, width=160, no_color=True), player)
     except DatasetError as e:
-        raise fail(escape(str(e))) from None
+        raise fail(str(e)) from None
     except OSError as e:
-        raise fail(escape(f"{output}: cannot write: {e}")) from None
+        raise fail(f"{output}: cannot write: {e}") from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 
@@ -470,18 +468,17 @@ def replay(
     Exit status: 0 when the view was written (whatever it shows), 2 when the file,
     the game or the round cannot be found.
     """
-    from rich.markup import escape
 
     from .audit import AuditError, build, load, plain, render_html, render_text, rich_lines
 
     if output_format is ReplayFormat.HTML and output is None:
         raise fail("the html view needs --output FILE.html (or use --format text)")
     if not log.is_file():
-        raise fail(escape(f"{log}: no such file"))
+        raise fail(f"{log}: no such file")
     try:
         view = build(load(log, game), game, round_number, seat)
     except (AuditError, LogError) as e:
-        raise fail(escape(str(e))) from None
+        raise fail(str(e)) from None
     try:
         if output_format is ReplayFormat.HTML:
             assert output is not None
@@ -494,7 +491,7 @@ def replay(
             for line in rich_lines(render_text(view, width, hands)):
                 console.print(line, soft_wrap=True)
     except OSError as e:
-        raise fail(escape(f"{output}: cannot write: {e}")) from None
+        raise fail(f"{output}: cannot write: {e}") from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 
