@@ -185,15 +185,6 @@ class GameRecord:
     ended: bool = False  # a game_end event was seen
 
 
-def _next_with_cards(hands: list[int], seat: int) -> int:
-    """The first seat after ``seat``, in playing order, that still holds cards."""
-    for step in (1, 2, 3, 4):
-        s = (seat + step) & 3
-        if hands[s]:
-            return s
-    return seat
-
-
 def _build_next() -> tuple[tuple[int, ...], ...]:
     """``_NEXT[holding][seat]``: the first seat after ``seat`` whose bit is set in
     ``holding`` (the seats that still hold cards)."""
@@ -428,14 +419,8 @@ class Replay:
         for game in self.games.values():
             self._game = game
             self._step = None
-            rnd = game.round
-            if rnd is not None:
-                if rnd.dragon_due:
-                    self._missing_gift(game, rnd)
-                if rnd.phase < Phase.OVER:
-                    self._incomplete(game, rnd, "the log ends")
-                self._close_round(game, rnd)
-                game.round = None
+            if game.round is not None:
+                self._leave_round(game, game.round, "the log ends")
             if not game.ended:
                 self._close_game(game)
 
@@ -490,11 +475,7 @@ class Replay:
                        f"expected round {expected}")
             return
         if rnd is not None:
-            if rnd.dragon_due:
-                self._missing_gift(game, rnd)
-            if rnd.phase < Phase.OVER:
-                self._incomplete(game, rnd, f"round {ev.round} starts")
-            self._close_round(game, rnd)
+            self._leave_round(game, rnd, f"round {ev.round} starts")
         if game.won_by is not None and not game.warned_continue:
             game.warned_continue = True
             self._emit("S004", f"round {ev.round} is played although team {game.won_by} "
@@ -513,6 +494,15 @@ class Replay:
     @staticmethod
     def _totals(game: _Game) -> str:
         return f"{game.totals[0]} to {game.totals[1]}" if game.totals else "totals unknown"
+
+    def _leave_round(self, game: _Game, rnd: _Round, why: str) -> None:
+        """The log moves on from ``rnd`` (next round, game end, end of file)."""
+        if rnd.dragon_due:
+            self._missing_gift(game, rnd)
+        if rnd.phase < Phase.OVER:
+            self._incomplete(game, rnd, why)
+        self._close_round(game, rnd)
+        game.round = None
 
     def _incomplete(self, game: _Game, rnd: _Round, why: str) -> None:
         self._emit("L008", f"round {rnd.number} is not over when {why}; it is not scored")
@@ -557,12 +547,7 @@ class Replay:
 
     def _game_end(self, game: _Game, rnd: _Round | None, ev: GameEnd) -> None:
         if rnd is not None:
-            if rnd.dragon_due:
-                self._missing_gift(game, rnd)
-            if rnd.phase < Phase.OVER:
-                self._incomplete(game, rnd, "the game ends")
-            self._close_round(game, rnd)
-            game.round = None
+            self._leave_round(game, rnd, "the game ends")
         self._step = None
         if game.totals is not None:
             if ev.score is not None and list(ev.score) != game.totals:
