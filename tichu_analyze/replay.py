@@ -358,6 +358,9 @@ class Replay:
             game.events += 1
         if rnd is not None:
             if rnd.phase == _SKIPPED and kind is not RoundStart:
+                if self.trace and rnd.record is not None:  # shown, but not checked
+                    rnd.record.steps.append(Step(game.events - 1, line, ev, rnd.trick or None,
+                                                 getattr(ev, "seat", None), skipped=True))
                 if kind is RoundEnd and not rnd.round_end_seen:
                     rnd.round_end_seen = True
                     self._count_recorded(game, rnd, ev)  # type: ignore[arg-type]
@@ -476,10 +479,6 @@ class Replay:
             return
         if rnd is not None:
             self._leave_round(game, rnd, f"round {ev.round} starts")
-        if game.won_by is not None and not game.warned_continue:
-            game.warned_continue = True
-            self._emit("S004", f"round {ev.round} is played although team {game.won_by} "
-                       f"already won the game ({self._totals(game)})")
         rnd = _Round(ev.round)
         game.round = rnd
         game.last_round = ev.round
@@ -490,6 +489,10 @@ class Replay:
             step = Step(game.events - 1, self._line, ev, None)
             rnd.record.steps.append(step)
             self._step = step
+        if game.won_by is not None and not game.warned_continue:
+            game.warned_continue = True
+            self._emit("S004", f"round {ev.round} is played although team {game.won_by} "
+                       f"already won the game ({self._totals(game)})")
 
     @staticmethod
     def _totals(game: _Game) -> str:
@@ -867,9 +870,9 @@ class Replay:
             held = hand & RANK_MASK[wish]
             if held:
                 if lead:
-                    bad = ("W001", f"{self._who(seat)} leads {describe(combo)} while holding "
+                    bad = ("W001", f"{self._who(seat)} leads {_article(combo)} while holding "
                            f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
-                           f"so the lead must contain a {RANK_TOKENS[wish]}")
+                           "so the lead must contain a card of that rank")
                 elif combo.kind < _FOUR and seat == turn and top is not None:
                     could = can_play_rank(hand, wish, top)
                     if could is not None:
@@ -945,8 +948,11 @@ class Replay:
         rnd.trick_cards |= mask
         if self._step is not None:
             self._step.cards_left = rnd.hands[seat].bit_count()
-        if not rnd.hands[seat] and self._goes_out(rnd, seat):
-            return
+        if not rnd.hands[seat]:
+            if self._step is not None:
+                self._step.went_out = True
+            if self._goes_out(rnd, seat):
+                return
         self._passes(rnd, seat)
 
     def _goes_out(self, rnd: _Round, seat: int) -> bool:
@@ -1108,6 +1114,8 @@ class Replay:
         if seat != winner:
             self._emit("L002", f"dragon_gift by seat {seat}, but {self._who(winner)} won the "
                        "Dragon's trick", seat)
+            if self._step is not None:
+                self._step.skipped = True
             return
         if (to - winner) & 1 == 0:
             whom = "itself" if to == winner else f"its partner {self._who(to)}"

@@ -1,0 +1,346 @@
+"""The audit view (``tichu-analyze replay``): golden text, the HTML page in a real
+headless browser, hostile player names, seat views, errors, and a smoke run over
+simulated games.
+
+The goldens (tests/golden/audit_*.txt) were read line by line against rules.md;
+tests/fixtures/audit/README.md says what each fixture line does and why each
+diagnostic is one. After a deliberate change, regenerate them with
+
+    UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_audit.py
+
+and read the diff before committing it: a golden must show what the rules say
+happened, not merely what the code printed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from browser import dump_dom, is_blank, require_chromium, screenshot
+from typer.testing import CliRunner
+
+from tichu_analyze import audit
+from tichu_analyze.cards import BIT, CARD_BY_TOKEN
+from tichu_analyze.cli import app
+from tichu_analyze.events import Play
+
+TESTS = Path(__file__).parent
+REPO = TESTS.parent
+FIXTURES = "tests/fixtures/audit"  # relative to the repository: the view names the file as given
+GOLDEN = TESTS / "golden"
+DISPUTED = f"{FIXTURES}/disputed.jsonl"
+HOSTILE = f"{FIXTURES}/hostile.jsonl"
+
+HOSTILE_NAMES = [
+    "<script>alert('pwned')</script>",
+    "[bold red]Mallory[/] $(rm -rf ~)",
+    "Eve\x1b[2J\x1b[31mred",
+    "Trudy\u202e&amp;\n<img src=x onerror=alert(1)>",
+]
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+
+
+def replay(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["replay", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"{path} is missing; run with UPDATE_GOLDEN=1 to write it"
+    assert text == path.read_text(encoding="utf-8"), (
+        f"{name} differs from the golden; if the change is intended, rerun with "
+        "UPDATE_GOLDEN=1 and read the diff")
+
+
+# ----------------------------------------------------------------------------- golden text
+
+
+@pytest.mark.parametrize(("golden", "args"), [
+    ("audit_disputed_round1.txt", ["--round", "1"]),
+    ("audit_disputed_game.txt", []),
+    ("audit_disputed_round1_seat2.txt", ["--round", "1", "--seat", "2"]),
+    ("audit_disputed_round3_hands.txt", ["--round", "3", "--hands"]),
+], ids=["round1", "game", "seat2", "hands"])
+def test_golden_text(golden: str, args: list[str]) -> None:
+    code, out, err = replay(DISPUTED, "--game", "g1", *args)
+    assert code == 0, err
+    check_golden(golden, out)
+
+
+def test_golden_covers_every_family_of_violations() -> None:
+    text = (GOLDEN / "audit_disputed_game.txt").read_text(encoding="utf-8")
+    shown = set(re.findall(r"[✗!] ([A-Z][0-9]{3}) [a-z-]+", text))
+    assert {"W001", "P005", "P003", "G001", "S002", "C002", "B002", "L004", "L008",
+            "X001"} <= shown
+    assert {c[0] for c in shown} >= {"W", "P", "G", "S", "C", "B", "L", "X"}
+
+
+def test_diagnostics_sit_under_the_event_that_caused_them() -> None:
+    lines = (GOLDEN / "audit_disputed_round1.txt").read_text(encoding="utf-8").splitlines()
+
+    def under(event: str, code: str) -> None:
+        i = next(i for i, line in enumerate(lines) if line.startswith(f"  {event}"))
+        assert code in lines[i + 1], (event, lines[i:i + 2])
+
+    under("line 13  Dev (3)    passes", "W001")
+    under("line 21  Dev (3)    plays", "P005")
+    under("line 26  Dev (3)    calls Tichu", "C002")
+    under("line 41  Ana (0)    gives the Dragon's trick to Chloe (2)", "G001")
+    under("line 42  Ben (1)    leads Qj Qs Qp Qr", "B002")
+    under("line 49  Ana (0)    plays Aj", "L004")  # the unknown event is line 50, between 49 and 51
+    under("line 61             round_end", "S002")
+
+
+def test_wish_violation_names_what_could_have_been_played() -> None:
+    text = (GOLDEN / "audit_disputed_game.txt").read_text(encoding="utf-8")
+    assert "could have played Kj — single King" in text  # following: a single K beats the 3
+    assert "could have played 7p — single 7" in text  # leading: the single 7 always qualifies
+
+
+def test_text_through_a_file(tmp_path: Path) -> None:
+    out = tmp_path / "round.txt"
+    code, stdout, err = replay(DISPUTED, "--round", "1", "-o", str(out))
+    assert code == 0 and stdout == "", err
+    assert out.read_text(encoding="utf-8") == (GOLDEN / "audit_disputed_round1.txt").read_text(
+        encoding="utf-8")
+    assert f"wrote {out}" in err
+
+
+def test_colours_only_on_a_terminal() -> None:
+    code, out, _ = replay(DISPUTED, "--round", "1")
+    assert code == 0 and "\x1b[" not in out
+    view = audit.build(audit.load(Path(DISPUTED)), "g1", 1)
+    styled = {style for line in audit.render_text(view) for text, style in line
+              if text in ("Kj", "7s", "9p", "3r", "Dragon")}
+    assert styled >= {"green", "bold", "bright_blue", "red", "bold magenta"}
+
+
+def test_seat_view_hides_the_other_hands() -> None:
+    text = (GOLDEN / "audit_disputed_round1_seat2.txt").read_text(encoding="utf-8")
+    setup = text.split("Trick 1 ·")[0]
+    assert "Mahjong 8j 8r 9j 9r 10r Aj Phoenix" not in setup  # Ana's first 8 cards
+    assert "3s 10j 10s 10p Jj Js Jp Dragon" in setup  # Chloe's own
+    assert "Ana (0)    gives one card to each other seat; Chloe (2) receives 10r" in setup
+    assert "Ana (0)    14 cards" in setup
+    full = (GOLDEN / "audit_disputed_round1.txt").read_text(encoding="utf-8")
+    assert text.split("Trick 1 ·")[1] == full.split("Trick 1 ·")[1]  # plays are public
+
+
+# --------------------------------------------------------------------------------- errors
+
+
+def test_unknown_game_lists_the_games() -> None:
+    code, out, err = replay(DISPUTED, "--game", "g9")
+    assert code == 2 and out == ""
+    flat = " ".join(err.split())
+    assert "game 'g9' is not in" in flat and "'g1' (3 rounds: Ana, Ben, Chloe, Dev)" in flat
+
+
+def test_unknown_round_lists_the_rounds() -> None:
+    code, _, err = replay(DISPUTED, "--game", "g1", "--round", "7")
+    assert code == 2
+    assert "has no round 7; it has rounds 1-3" in " ".join(err.split())
+
+
+def test_several_games_need_game(tmp_path: Path) -> None:
+    two = tmp_path / "two.jsonl"
+    hostile = (REPO / HOSTILE).read_text(encoding="utf-8")
+    two.write_text((REPO / DISPUTED).read_text(encoding="utf-8") + hostile, encoding="utf-8")
+    code, _, err = replay(str(two))
+    assert code == 2
+    flat = " ".join(err.split())
+    assert "holds 2 games; choose one with --game" in flat and "'g1' (3 rounds" in flat
+    code, out, err = replay(str(two), "--game", "<b>g&1</b>", "--round", "1")
+    assert code == 0, err
+    assert "W001 wish-ignored" in out
+
+
+def test_missing_file_and_html_without_output(tmp_path: Path) -> None:
+    code, _, err = replay(str(tmp_path / "nope.jsonl"))
+    assert code == 2 and "no such file" in err
+    code, _, err = replay(DISPUTED, "--format", "html")
+    assert code == 2 and "--output" in err
+    code, _, err = replay(DISPUTED, "--seat", "4")
+    assert code == 2
+
+
+# ---------------------------------------------------------------------------- hostile text
+
+
+def test_hostile_names_are_text_in_the_terminal() -> None:
+    code, out, err = replay(HOSTILE, "--game", "<b>g&1</b>")
+    assert code == 0, err
+    assert "\x1b" not in out and "\u202e" not in out
+    assert "[bold red]Mallory[/] $(rm -rf ~) (1)" in out  # rich markup not interpreted
+    assert "Eve\\x1b[2J\\x1b[31mred (2)" in out  # the escape sequence shown, not run
+    assert "Trudy\\u202e&amp;\\x0a<img src=x onerror=alert(1)> (3)" in out
+    assert "<script>alert('pwned')</script> (0)" in out
+
+
+def test_hostile_names_are_text_in_html(tmp_path: Path) -> None:
+    page = tmp_path / "hostile.html"
+    code, _, err = replay(HOSTILE, "--game", "<b>g&1</b>", "-f", "html", "-o", str(page))
+    assert code == 0, err
+    text = page.read_text(encoding="utf-8")
+    tags = _tags(text)
+    assert "script" not in tags and "img" not in tags and "b" in tags  # <b> is ours, bold labels
+    assert "&lt;script&gt;alert(&#x27;pwned&#x27;)&lt;/script&gt;" in text
+    assert "onerror" not in re.sub(r"&lt;img src=x onerror=alert\(1\)&gt;", "", text)
+    assert "\x1b" not in text and "\u202e" not in text
+
+
+# --------------------------------------------------------------------------------- HTML
+
+
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.ids: set[str] = set()
+        self.hrefs: list[str] = []
+        self.srcs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        for key, value in attrs:
+            if key == "id" and value:
+                self.ids.add(value)
+            elif key == "href" and value:
+                self.hrefs.append(value)
+            elif key == "src" and value:
+                self.srcs.append(value)
+
+
+def _parse(text: str) -> _Collect:
+    parser = _Collect()
+    parser.feed(text)
+    return parser
+
+
+def _tags(text: str) -> set[str]:
+    return set(_parse(text).tags)
+
+
+def _page(tmp_path: Path, *args: str) -> Path:
+    page = tmp_path / "round.html"
+    code, _, err = replay(DISPUTED, "--game", "g1", "-f", "html", "-o", str(page), *args)
+    assert code == 0, err
+    return page
+
+
+def test_html_is_self_contained_and_navigable(tmp_path: Path) -> None:
+    text = _page(tmp_path).read_text(encoding="utf-8")
+    parsed = _parse(text)
+    assert not parsed.srcs and "link" not in parsed.tags and "script" not in parsed.tags
+    assert "http://" not in text and "https://" not in text and "url(" not in text
+    anchors = [h[1:] for h in parsed.hrefs if h.startswith("#")]
+    assert anchors and all(a in parsed.ids for a in anchors)
+    for trick in range(1, 11):
+        assert f"#r1-t{trick}" in parsed.hrefs
+    for code in ("W001", "P005", "C002", "G001", "B002", "L004", "S002", "X001", "L008"):
+        assert '<span class="code" title=' in text and f">{code}</span>" in text
+
+
+def test_html_seat_view_hides_the_other_hands(tmp_path: Path) -> None:
+    text = _page(tmp_path, "--round", "1", "--seat", "2").read_text(encoding="utf-8")
+    setup = text.split('id="r1-t1"')[0]
+    assert 'class="card back"' in setup
+    assert 'title="8 of Jade"' not in setup  # Ana's 8j, hidden until played
+    assert text.count('title="8 of Jade"') >= 1  # ... and shown when played (trick 2)
+
+
+def test_html_in_chromium(tmp_path: Path) -> None:
+    require_chromium()
+    page = _page(tmp_path, "--round", "1")
+    png = screenshot(page, tmp_path / "round.png", width=1280, height=2400)
+    assert not is_blank(png)
+    dom = dump_dom(page)
+    parsed = _parse(dom)
+    assert "script" not in parsed.tags
+    assert "Trick 10" in dom and "wish-ignored" in dom and "could have played" in dom
+
+
+def test_hostile_html_in_chromium(tmp_path: Path) -> None:
+    require_chromium()
+    page = tmp_path / "hostile.html"
+    code, _, err = replay(HOSTILE, "--game", "<b>g&1</b>", "-f", "html", "-o", str(page))
+    assert code == 0, err
+    png = screenshot(page, tmp_path / "hostile.png", width=1280, height=1600)
+    assert not is_blank(png)
+    dom = dump_dom(page)
+    tags = _tags(dom)
+    assert "script" not in tags and "img" not in tags
+    assert "&lt;script&gt;alert('pwned')&lt;/script&gt; (0)" in dom
+    assert "[bold red]Mallory[/] $(rm -rf ~) (1)" in dom
+
+
+# ------------------------------------------------------------------------ the view model
+
+
+def _simulated(tmp_path: Path, games: int, seed: int) -> Path:
+    path = tmp_path / "sim.jsonl"
+    result = runner.invoke(app, ["simulate", "-o", str(path), "-n", str(games),
+                                 "--seed", str(seed)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_every_simulated_round_renders_and_tracks_the_hands(tmp_path: Path) -> None:
+    """Every round of simulated games renders in both formats and from every seat, and
+    the hands the view tracks agree with the replay's card counts at every play."""
+    path = _simulated(tmp_path, 3, 5)
+    trace = audit.load(path)
+    for game in trace.games:
+        for seat in (None, 0, 3):
+            view = audit.build(trace, game, None, seat)
+            text = audit.plain(audit.render_text(view, 90, hands=True))
+            assert "Result of round" in text
+            assert "<main>" in audit.render_html(view)
+        for rv in audit.build(trace, game).rounds:
+            entries = [e for t in rv.tricks for e in t.entries]
+            for before, after in zip(entries, entries[1:], strict=False):
+                step = before.step
+                if (step is None or not isinstance(step.event, Play) or step.cards_left is None
+                        or after.hands is None or step.seat is None):
+                    continue
+                assert after.hands[step.seat].bit_count() == step.cards_left
+            assert rv.record.status == "scored"
+            assert sum(1 for e in entries if e.place is not None) in (2, 3)
+
+
+def test_diagnostics_without_an_event_are_placed_by_line(tmp_path: Path) -> None:
+    lines = (REPO / DISPUTED).read_text(encoding="utf-8").splitlines()
+    lines.insert(30, "{not json")  # inside trick 3 of round 1: L001, naming no game
+    log = tmp_path / "broken.jsonl"
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    view = audit.build(audit.load(log), "g1", 1)
+    trick3 = next(t for t in view.rounds[0].tricks if t.number == 3)
+    orphans = [e for e in trick3.entries if e.step is None]
+    assert [n.diagnostic.code for e in orphans for n in e.notes] == ["L001"]
+    text = audit.plain(audit.render_text(view))
+    assert "line 31  ✗ L001 invalid-json" in text
+
+
+def test_could_play_is_computed_from_the_hand_before_the_event() -> None:
+    view = audit.build(audit.load(Path(DISPUTED)), "g1", 1)
+    entry = next(e for t in view.rounds[0].tricks for e in t.entries
+                 if any(n.diagnostic.code == "W001" for n in e.notes))
+    assert entry.hands is not None and entry.step is not None
+    note = entry.notes[0]
+    assert note.could_play is not None
+    assert note.could_play.cards == BIT[CARD_BY_TOKEN["Kj"]]
+    assert entry.hands[3] & note.could_play.cards

@@ -1,0 +1,1556 @@
+"""The audit view of ``tichu-analyze replay``: one round (or a game) trick by trick.
+
+For tournament directors and players auditing a disputed round. The view is
+built from the replay's trace (``replay.RoundRecord``: steps, tricks, result)
+in three layers:
+
+* :func:`load` replays one file in trace mode (through ``logfile``, the only
+  I/O here, on the path the CLI passes in) and keeps the records of one game
+  and its diagnostics;
+* :func:`build` turns them into a view model (:class:`GameView`): the deal,
+  calls and exchange, then each trick's events with the diagnostics each event
+  caused placed right under it, the trick's outcome, and the round's result;
+  diagnostics that belong to no event (an unreadable line, ``L008`` when the
+  log ends) are placed by their line;
+* :func:`render_text` and :func:`render_html` draw the view. Both work from
+  the same phrases (:data:`Piece`), so the two formats say the same things.
+
+Every text that comes from a log (player names, game ids, messages quoting
+them, card tokens) is shown as text: control and bidirectional-formatting
+characters are escaped (:func:`clean`), rich markup is never parsed, and the
+HTML escapes everything it prints.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.cells import cell_len
+from rich.text import Text
+
+from .cards import (
+    BIT,
+    CARD_BY_TOKEN,
+    RANK_BY_TOKEN,
+    SUIT,
+    SUIT_NAMES,
+    TOKENS,
+    iter_cards,
+    points,
+    rank_name,
+)
+from .combos import Combo, can_play_rank, describe
+from .diagnostics import RULES, Diagnostic
+from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
+from .logfile import replay_file
+from .replay import STATUS_SCORED, STATUS_SKIPPED, GameRecord, RoundRecord, Step, Trick
+
+__all__ = [
+    "AuditError",
+    "Entry",
+    "GameView",
+    "Note",
+    "RoundView",
+    "Trace",
+    "TrickView",
+    "build",
+    "clean",
+    "load",
+    "pick",
+    "plain",
+    "render_html",
+    "render_text",
+    "rich_lines",
+]
+
+
+class AuditError(Exception):
+    """The game or round asked for is not in the file; the message lists what is."""
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@dataclass(slots=True)
+class Trace:
+    """What replaying one file in trace mode gave for the game of interest."""
+
+    file: str
+    games: dict[str, GameRecord]  # every game of the file, in file order
+    rounds: list[RoundRecord]  # the rounds of the kept game(s), in order
+    diagnostics: list[Diagnostic]  # of the kept game(s), and of lines that name no game
+
+
+def load(path: Path, game: str | None = None, display: str | None = None) -> Trace:
+    """Replay ``path`` and keep the rounds and diagnostics of ``game`` (all games if None).
+
+    Raises ``logfile.LogError`` when the file cannot be read.
+    """
+    games: dict[str, GameRecord] = {}
+    rounds: list[RoundRecord] = []
+    diags: list[Diagnostic] = []
+
+    def report(d: Diagnostic) -> None:
+        if game is None or d.game == game or d.game is None:
+            diags.append(d)
+
+    def on_round(rec: RoundRecord) -> None:
+        if game is None or rec.game == game:
+            rounds.append(rec)
+
+    def on_game(rec: GameRecord) -> None:
+        games[rec.game] = rec
+
+    name = display or str(path)
+    replay_file(path, report, trace=True, on_round=on_round, on_game=on_game, display=name)
+    ordered = dict(sorted(games.items(), key=lambda item: item[1].line))
+    return Trace(name, ordered, rounds, diags)
+
+
+def _listing(trace: Trace) -> str:
+    items = []
+    for rec in list(trace.games.values())[:20]:
+        n = rec.rounds
+        items.append(f"{clean(rec.game)!r} ({n} round{'s' * (n != 1)}: "
+                     f"{', '.join(clean(p) for p in rec.players)})")
+    more = len(trace.games) - 20
+    return "; ".join(items) + (f"; and {more} more" if more > 0 else "")
+
+
+def _round_list(numbers: list[int]) -> str:
+    if not numbers:
+        return "no rounds"
+    if numbers == list(range(numbers[0], numbers[-1] + 1)) and len(numbers) > 2:
+        return f"rounds {numbers[0]}-{numbers[-1]}"
+    return ("round " if len(numbers) == 1 else "rounds ") + ", ".join(map(str, numbers))
+
+
+def pick(trace: Trace, game: str | None, round: int | None) -> tuple[GameRecord, list[RoundRecord]]:
+    """The game and the rounds to show; :class:`AuditError` naming what the file holds."""
+    if not trace.games:
+        raise AuditError(f"{trace.file} holds no game (no readable game_start)")
+    if game is None:
+        if len(trace.games) > 1:
+            raise AuditError(f"{trace.file} holds {len(trace.games)} games; choose one with "
+                             f"--game: {_listing(trace)}")
+        game = next(iter(trace.games))
+    rec = trace.games.get(game)
+    if rec is None:
+        raise AuditError(f"game {clean(game)!r} is not in {trace.file}; it holds "
+                         f"{len(trace.games)} game{'s' * (len(trace.games) != 1)}: "
+                         f"{_listing(trace)}")
+    rounds = [r for r in trace.rounds if r.game == game]
+    if round is not None:
+        chosen = [r for r in rounds if r.round == round]
+        if not chosen:
+            raise AuditError(f"game {clean(game)!r} in {trace.file} has no round {round}; it has "
+                             f"{_round_list([r.round for r in rounds])}")
+        return rec, chosen
+    return rec, rounds
+
+
+# ------------------------------------------------------------------------ view model
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A diagnostic as shown; for W001, a combination the seat could have played."""
+
+    diagnostic: Diagnostic
+    could_play: Combo | None = None
+
+
+@dataclass(slots=True)
+class Entry:
+    """One line of the view: an event of the round, or a diagnostic found at a line
+    that is no event of the round (``step`` None: an unreadable line, the end of file)."""
+
+    line: int
+    step: Step | None
+    notes: list[Note]
+    hands: list[int] | None = None  # the four hands just before the event (once play began)
+    place: int | None = None  # 1, 2, 3...: the seat went out with this play
+
+
+@dataclass(slots=True)
+class TrickView:
+    """One trick: its events in order and how it ended."""
+
+    number: int
+    leader: int | None
+    entries: list[Entry]
+    record: Trick | None  # None: the trick never ended (double victory, log ended, ...)
+    hands: list[int] | None  # the hands at the start of the trick
+    wish: int | None  # the wish open at the start of the trick
+    ending: str  # won / dog / last (the round ends with it) / double / unfinished
+    next_leader: int | None = None
+    gift_line: int | None = None  # line of the dragon_gift that gave it
+
+
+@dataclass(slots=True)
+class CallView:
+    """A call event of the round."""
+
+    seat: int
+    call: str
+    line: int
+    counted: bool
+    codes: list[str]
+    when: str
+
+
+@dataclass(slots=True)
+class RoundView:
+    """One round: setup, tricks, result, and every diagnostic where it happened."""
+
+    record: RoundRecord
+    first_line: int
+    last_line: int
+    top: list[Entry]  # diagnostics of the round reported before its round_start
+    setup: list[Entry]  # deal, calls, exchange (events before the first play)
+    tricks: list[TrickView]
+    after: list[Entry]  # round_end, game_end, and diagnostics after the last event
+    calls: list[CallView]
+    hands_end: list[int] | None  # the hands when the round was closed
+    fatal: Diagnostic | None
+    unchecked: tuple[int, int] | None = None  # lines skipped after a fatal diagnostic
+
+    @property
+    def notes(self) -> list[tuple[Note, str]]:
+        """Every diagnostic of the round with where it is shown (``setup``, ``t3``,
+        ``result``), in line order."""
+        found: list[tuple[Note, str]] = []
+        for e in self.top + self.setup:
+            found += [(n, "setup") for n in e.notes]
+        for t in self.tricks:
+            for e in t.entries:
+                found += [(n, f"t{t.number}") for n in e.notes]
+        for e in self.after:
+            found += [(n, "result") for n in e.notes]
+        found.sort(key=lambda item: item[0].diagnostic.line)
+        return found
+
+
+@dataclass(slots=True)
+class GameView:
+    """What ``replay`` shows: a game's rounds (or one of them)."""
+
+    file: str
+    game: str
+    players: list[str]
+    target: int
+    seat: int | None  # the point of view (None: every hand shown)
+    rounds: list[RoundView]
+    round_count: int  # rounds the game has in the file
+    only_round: int | None  # --round
+    before: list[Note] = field(default_factory=list)  # game-level diagnostics before round 1
+    after: list[Note] = field(default_factory=list)  # game-level diagnostics after the rounds
+    elsewhere: list[tuple[str, list[Diagnostic]]] = field(default_factory=list)
+    totals: list[int] | None = None
+    recorded_totals: list[int] | None = None
+    ended: bool = False
+    won_by: int | None = None
+    unattributed_hidden: int = 0  # diagnostics on lines naming no game, not shown
+
+
+def _mask(tokens: Iterable[str]) -> int:
+    m = 0
+    for t in tokens:
+        c = CARD_BY_TOKEN.get(t)
+        if c is not None:
+            m |= BIT[c]
+    return m
+
+
+def _could_play(d: Diagnostic, step: Step, hands: list[int] | None) -> Combo | None:
+    """For W001: what the seat could have played (the test of rules 6.2)."""
+    if d.code != "W001" or hands is None or step.seat is None or step.wish_open is None:
+        return None
+    top = None if isinstance(step.event, Play) and step.lead else step.top
+    return can_play_rank(hands[step.seat], step.wish_open, top)
+
+
+def build(trace: Trace, game: str | None = None, round: int | None = None,
+          seat: int | None = None) -> GameView:
+    """The view of ``game`` (the file's only game if None), all rounds or ``round``.
+
+    Raises :class:`AuditError` when the game or the round is not in the file.
+    """
+    grec, rounds = pick(trace, game, round)
+    gid = grec.game
+    all_rounds = [r for r in trace.rounds if r.game == gid]
+    in_steps = {id(d) for r in all_rounds for s in r.steps for d in s.diagnostics}
+    single = len(trace.games) == 1
+    by_round: dict[int, list[Diagnostic]] = {}
+    game_level: list[Diagnostic] = []
+    hidden = 0
+    starts = [r.line for r in all_rounds]
+    for d in trace.diagnostics:
+        if id(d) in in_steps:
+            continue
+        if d.game is None:
+            if not single:
+                hidden += 1
+                continue
+            number = _round_at(all_rounds, starts, d.line)
+            if number is None:
+                game_level.append(d)
+            else:
+                by_round.setdefault(number, []).append(d)
+        elif d.game == gid:
+            if d.round is not None and any(r.round == d.round for r in all_rounds):
+                by_round.setdefault(d.round, []).append(d)
+            else:
+                game_level.append(d)
+    first = all_rounds[0].line if all_rounds else grec.line
+    view = GameView(
+        trace.file, gid, list(grec.players), grec.target, seat,
+        [_build_round(r, by_round.get(r.round, []), _next_start(all_rounds, r))
+         for r in rounds],
+        len(all_rounds), round,
+        totals=grec.totals, recorded_totals=grec.recorded_score, ended=grec.ended,
+        won_by=grec.won_by, unattributed_hidden=hidden,
+    )
+    if round is None:
+        view.before = [Note(d) for d in game_level if d.line < first]
+        view.after = [Note(d) for d in game_level if d.line >= first]
+    else:
+        for r in all_rounds:
+            if r.round == round:
+                continue
+            found = [d for s in r.steps for d in s.diagnostics] + by_round.get(r.round, [])
+            if found:
+                view.elsewhere.append((f"round {r.round}", sorted(found, key=_line)))
+        if game_level:
+            view.elsewhere.append(("the game", sorted(game_level, key=_line)))
+    return view
+
+
+def _next_start(rounds: list[RoundRecord], rec: RoundRecord) -> int | None:
+    later = [r.line for r in rounds if r.line > rec.line]
+    return min(later) if later else None
+
+
+def _line(d: Diagnostic) -> int:
+    return d.line
+
+
+def _round_at(rounds: list[RoundRecord], starts: list[int], line: int) -> int | None:
+    """The round whose lines hold ``line`` (from its round_start to the next one)."""
+    found = None
+    for r, start in zip(rounds, starts, strict=True):
+        if start <= line:
+            found = r.round
+    return found
+
+
+_PLAYING = (Play, Pass, DragonGift)
+
+
+def _merge(entries: list[Entry], orphans: list[Diagnostic]) -> list[Entry]:
+    """The events in replay order, each diagnostic without an event before the first event
+    whose line is after its own (a .tch log's lines need not follow the replay order)."""
+    waiting = sorted(orphans, key=_line)
+    merged: list[Entry] = []
+    for e in entries:
+        while waiting and waiting[0].line < e.line:
+            d = waiting.pop(0)
+            merged.append(Entry(d.line, None, [Note(d)]))
+        merged.append(e)
+    merged += [Entry(d.line, None, [Note(d)]) for d in waiting]
+    return merged
+
+
+def _gives(e: Entry, to: int) -> bool:
+    """Whether ``e`` is a dragon_gift to ``to`` that the replay applied."""
+    step = e.step
+    return (step is not None and isinstance(step.event, DragonGift) and not step.skipped
+            and step.event.to == to
+            and not any(n.diagnostic.code in ("L002", "G003") for n in e.notes))
+
+
+def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | None
+                 ) -> RoundView:
+    # 1. the events as entries, with the hands before each event
+    entries: list[Entry] = []
+    hands: list[int] | None = None
+    out = 0
+    for step in rec.steps:
+        ev = step.event
+        if hands is None and isinstance(ev, Play | Pass) and any(rec.hands_played):
+            hands = list(rec.hands_played)
+        before = list(hands) if hands is not None else None
+        notes = [Note(d, _could_play(d, step, before)) for d in step.diagnostics]
+        entry = Entry(step.line, step, notes, before)
+        if (isinstance(ev, Play) and step.cards_left is not None and hands is not None
+                and step.seat is not None):
+            hands[step.seat] &= ~_mask(ev.cards)
+            if step.cards_left == 0:
+                out += 1
+                entry.place = out
+        entries.append(entry)
+    entries = _merge(entries, orphans)
+
+    # 2. sections: before play, trick by trick, after the round
+    top: list[Entry] = []
+    setup: list[Entry] = []
+    after: list[Entry] = []
+    blocks: list[tuple[int | None, list[Entry]]] = []
+    pending: list[Entry] = []
+    section = "setup"
+    for e in entries:
+        at = e.step
+        if at is None:
+            if e.line < rec.line:
+                top.append(e)
+            elif section == "setup":
+                setup.append(e)
+            elif section == "after":
+                after.append(e)
+            elif blocks:
+                blocks[-1][1].append(e)
+            else:
+                pending.append(e)
+            continue
+        ev = at.event
+        ended = any(n.diagnostic.code == "P009" for n in e.notes)
+        if section == "after" or isinstance(ev, RoundEnd | GameEnd) or ended:
+            section = "after"
+            after.append(e)
+        elif at.trick is not None:
+            if not blocks or blocks[-1][0] != at.trick:
+                blocks.append((at.trick, pending + [e]))
+                pending = []
+            else:
+                blocks[-1][1].append(e)
+            section = "play"
+        elif isinstance(ev, _PLAYING) or section == "play":
+            section = "play"
+            pending.append(e)
+        else:
+            setup.append(e)
+    if pending:
+        blocks.append((None, pending))
+
+    # 3. tricks and their endings
+    records = {t.number: t for t in rec.tricks}
+    tricks: list[TrickView] = []
+    last_number = rec.tricks[-1].number if rec.tricks else None
+    for number, block in blocks:
+        trick_rec = records.get(number) if number is not None else None
+        start_hands = next((e.hands for e in block if e.hands is not None), None)
+        leader = trick_rec.leader if trick_rec is not None else next(
+            (e.step.seat for e in block if e.step is not None and e.step.lead), None)
+        first_step = next((e.step for e in block if e.step is not None and e.step.lead), None)
+        wish = first_step.wish_open if first_step is not None else None
+        view = TrickView(number or 0, leader, block, trick_rec, start_hands, wish, "won")
+        if trick_rec is None:
+            view.ending = "double" if rec.double_victory else "unfinished"
+        elif trick_rec.dog:
+            view.ending = "dog"
+        elif number == last_number and rec.status == STATUS_SCORED and not rec.double_victory:
+            view.ending = "last"
+        if trick_rec is not None and trick_rec.dragon:
+            view.gift_line = next((e.line for e in block if _gives(e, trick_rec.taken_by)), None)
+        tricks.append(view)
+    for prev, nxt in zip(tricks, tricks[1:], strict=False):
+        prev.next_leader = nxt.leader
+
+    # 4. calls and the fatal diagnostic
+    calls: list[CallView] = []
+    deals = 0
+    exchanges = 0
+    for e in entries:
+        if e.step is None:
+            continue
+        ev = e.step.event
+        if isinstance(ev, Deal):
+            deals += 1
+        elif isinstance(ev, Exchange):
+            exchanges += 1
+        elif isinstance(ev, Call):
+            codes = [n.diagnostic.code for n in e.notes]
+            if e.step.skipped and not codes:
+                codes = ["the round was skipped"]
+            counted = rec.calls[ev.seat] == ev.call and not codes
+            if e.step.trick is not None:
+                when = f"during trick {e.step.trick}"
+            elif deals < 2:
+                when = "after the first 8 cards"
+            elif exchanges < 4:
+                when = "after the second deal"
+            else:
+                when = "before the first lead"
+            calls.append(CallView(ev.seat, ev.call, e.line, counted, codes, when))
+    fatal = next((n.diagnostic for e in entries for n in e.notes
+                  if n.diagnostic.severity == "fatal"), None)
+    lines = [e.line for e in entries] or [rec.line]
+    last = max(lines)
+    unchecked = None
+    if fatal is not None and next_start is not None and next_start - 1 > fatal.line:
+        unchecked = (fatal.line + 1, next_start - 1)
+        last = max(last, next_start - 1)
+    return RoundView(rec, min(rec.line, lines[0]), last, top, setup, tricks, after, calls,
+                     hands, fatal, unchecked)
+
+
+# ---------------------------------------------------------------------------- phrases
+
+
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """Cards to draw, in the order given (log tokens; unknown tokens drawn as text)."""
+
+    tokens: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Who:
+    """A seat, drawn as ``Name (seat)``, or as the name alone when ``short``."""
+
+    seat: int
+    short: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Em:
+    """Emphasised words (out of turn, went out, wish fulfilled)."""
+
+    text: str
+
+
+Piece = str | Cards | Who | Em
+"""One piece of a phrase; both renderers draw the same phrases."""
+
+
+def cards(mask: int) -> Cards:
+    """The cards of ``mask`` in rank order."""
+    return Cards(tuple(TOKENS[c] for c in iter_cards(mask)))
+
+
+def _sorted_tokens(tokens: Iterable[str]) -> Cards:
+    known = sorted((t for t in tokens if t in CARD_BY_TOKEN), key=CARD_BY_TOKEN.__getitem__)
+    return Cards(tuple(known) + tuple(t for t in tokens if t not in CARD_BY_TOKEN))
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1] in "AEIOU8" or word.startswith("11") else "a ") + word
+
+
+_SPECIAL_NAMES = ("Dragon", "Mahjong", "Dog")
+"""Combinations whose description is just the card's name."""
+_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+_CALL = {"tichu": "Tichu", "grand_tichu": "Grand Tichu"}
+
+
+def _combo_words(combo: Combo) -> str:
+    return describe(combo)
+
+
+def _on(step: Step) -> list[Piece]:
+    """``on Chloe's single 3``: what a play or pass met on the table."""
+    if step.top is None:
+        return []
+    owner: list[Piece] = ([Who(step.top_seat, short=True), "'s "] if step.top_seat is not None
+                          else ["the "])
+    return [" on ", *owner, _combo_words(step.top)]
+
+
+def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
+    """What the event of ``entry`` did, after the acting seat's name."""
+    step = entry.step
+    assert step is not None
+    ev = step.event
+    if isinstance(ev, Play):
+        return _play_phrase(entry, step, ev)
+    if isinstance(ev, Pass):
+        words: list[Piece] = ["passes", *_on(step)]
+        if step.out_of_turn:
+            words += [" ", Em("(out of turn)")]
+        if step.skipped:
+            words.append(" (not applied)")
+        return words
+    if isinstance(ev, DragonGift):
+        words = ["gives the Dragon's trick to ", Who(ev.to)]
+        if step.skipped or any(n.diagnostic.code == "L002" for n in entry.notes):
+            words.append(" (not applied)")
+        return words
+    if isinstance(ev, Call):
+        return [f"calls {_CALL.get(ev.call, ev.call)}"]
+    if isinstance(ev, Exchange):
+        return _exchange_phrase(ev, step.skipped, seat_view)
+    if isinstance(ev, Deal):
+        return []
+    if isinstance(ev, RoundEnd):
+        parts: list[Piece] = ["round_end records"]
+        if ev.finish_order is not None:
+            parts.append(" the finish order " + ", ".join(map(str, ev.finish_order)))
+        if ev.score is not None:
+            parts.append((" and" if ev.finish_order is not None else "")
+                         + f" the score {ev.score[0]} to {ev.score[1]}")
+        if ev.finish_order is None and ev.score is None:
+            parts.append(" nothing")
+        return parts
+    if isinstance(ev, GameEnd):
+        if ev.score is None:
+            return ["game_end"]
+        return [f"game_end records the totals {ev.score[0]} to {ev.score[1]}"]
+    if isinstance(ev, RoundStart):
+        return [f"round_start of round {ev.round}"]
+    return [type(ev).__name__]
+
+
+def _play_phrase(entry: Entry, step: Step, ev: Play) -> list[Piece]:
+    shown = _sorted_tokens(ev.cards)
+    combo = step.combo
+    if combo is None:
+        if step.cards_left is not None:
+            return ["plays ", shown, " — no combination: the cards leave the hand, "
+                    "the table is unchanged", *_left(entry, step)]
+        return ["plays ", shown, " (not applied)"]
+    words: list[Piece]
+    named = _combo_words(combo)
+    what: list[Piece] = [] if named in _SPECIAL_NAMES else [" — ", named]
+    if step.lead:
+        words = ["leads ", shown, *what]
+    else:
+        verb = "bombs " if combo.is_bomb else "plays "
+        words = [verb, shown, *what, *_on(step)]
+        if step.out_of_turn:
+            words += [" ", Em("(out of turn)")]
+    wish = ev.wish
+    if isinstance(wish, str) and wish in RANK_BY_TOKEN and not any(
+            n.diagnostic.code == "W002" for n in entry.notes):
+        words.append(f"; wishes for {_article(rank_name(RANK_BY_TOKEN[wish]))}")
+    if step.wish_fulfilled and step.wish_open is not None:
+        words += ["; ", Em(f"fulfils the wish for {_article(rank_name(step.wish_open))}")]
+    return words + _left(entry, step)
+
+
+def _left(entry: Entry, step: Step) -> list[Piece]:
+    if entry.place is not None:
+        return [f" ·{_NBSP}", Em(f"goes out ({_ORDINAL.get(entry.place, str(entry.place))})"
+                                  .replace(" ", _NBSP))]
+    if step.cards_left is None:
+        return []
+    return [f" ·{_NBSP}{step.cards_left}{_NBSP}left"]
+
+
+def _exchange_phrase(ev: Exchange, skipped: bool, seat_view: int | None) -> list[Piece]:
+    words: list[Piece] = []
+    gives = sorted(ev.give.items())
+    if seat_view is not None and ev.seat != seat_view:
+        words.append("gives one card to each other seat")
+        for key, token in gives:
+            if key == str(seat_view):
+                words += ["; ", Who(seat_view), " receives ", _sorted_tokens([token])]
+        return words
+    words.append("gives ")
+    for i, (key, token) in enumerate(gives):
+        if i:
+            words.append(", ")
+        words += [_sorted_tokens([token]), " to "]
+        words.append(Who(int(key)) if key in ("0", "1", "2", "3") else repr(key))
+    if skipped:
+        words.append(" (not applied)")
+    return words
+
+
+def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
+    """How the trick ended, who takes it and for how many points."""
+    rec = t.record
+    if rec is None:
+        if t.ending == "double":
+            return ["the round ended by a double victory during this trick; its cards are "
+                    "not counted"]
+        why = ("the round was skipped after a fatal diagnostic" if v.fatal is not None
+               else "the round was left unfinished")
+        return [f"the trick is not finished: {why}"]
+    if t.ending == "dog":
+        to = t.next_leader
+        lead: list[Piece] = [" and the lead passes to ", Who(to)] if to is not None else []
+        return ["the Dog's trick ends at once; ", Who(rec.winner), " keeps it (0 points)", *lead]
+    win = v.record.steps[rec.last_step] if 0 <= rec.last_step < len(v.record.steps) else None
+    with_: list[Piece] = []
+    if win is not None and win.combo is not None:
+        with_ = [" with ", cards(win.combo.cards)]
+        words = _combo_words(win.combo)
+        if words not in _SPECIAL_NAMES:
+            with_.append(f" — {words}")
+    head: list[Piece] = ["the round is over: "] if t.ending == "last" else []
+    pts = f" · {rec.points} point{'s' * (abs(rec.points) != 1)}"
+    if rec.dragon and rec.taken_by != rec.winner:
+        given: list[Piece] = [" · given to ", Who(rec.taken_by)]
+        given.append(f" at line {t.gift_line}" if t.gift_line is not None
+                     else " by the replay: no dragon_gift followed (G002)")
+        return [*head, Who(rec.winner), " wins", *with_, pts, *given]
+    return [*head, Who(rec.winner), " wins", *with_, pts]
+
+
+def rule_section(code: str) -> str:
+    """Where the rule of ``code`` is written: ``rules 6.2`` or ``log format: Cards``."""
+    section = RULES[code].section
+    if section.startswith("log-format"):
+        return "log format" + section[len("log-format"):]
+    return f"rules {section}"
+
+
+def _team(players: Sequence[str], team: int) -> str:
+    return f"team {team} ({clean(players[team])} + {clean(players[team + 2])})"
+
+
+def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
+    """The round's result as (label, phrase) rows."""
+    rec = v.record
+    players = view.players
+    rows: list[tuple[str, list[Piece]]] = []
+    if rec.status == STATUS_SKIPPED or rec.score is None:
+        if v.fatal is not None:
+            rest = ("the rest of the round was not checked" if v.unchecked is None else
+                    f"lines {v.unchecked[0]}-{v.unchecked[1]} were not checked"
+                    if v.unchecked[1] > v.unchecked[0] else
+                    f"line {v.unchecked[0]} was not checked")
+            rows.append(("not scored", [f"the round was skipped at line {v.fatal.line} "
+                                        f"({v.fatal.code} {v.fatal.name}); {rest}"]))
+        else:
+            gone = sum(1 for t in v.tricks for e in t.entries if e.place is not None)
+            rows.append(("not scored", [f"the round did not end: {gone} of the 4 seats went "
+                                        "out"]))
+        if rec.recorded_score is not None:
+            got = rec.recorded_score
+            rows.append(("recorded", [f"team 0 {got[0]} · team 1 {got[1]} (counted towards the "
+                                      "game total)"]))
+        if rec.recorded_finish is not None:
+            rows.append(("recorded order", [", ".join(map(str, rec.recorded_finish))]))
+        return rows
+    order = rec.finish_order
+    finish: list[Piece] = []
+    for i, out_seat in enumerate(order[:2] if rec.double_victory else order):
+        if i:
+            finish.append(" · ")
+        finish += ["last " if i == 3 else f"{_ORDINAL[i + 1]} ", Who(out_seat)]
+    if rec.double_victory:
+        finish += [" · still holding cards: ", Who(order[2]), ", ", Who(order[3])]
+    rows.append(("finish order", finish))
+    if rec.double_victory:
+        team = order[0] & 1
+        rows.append(("double victory", [f"{_team(players, team)} scores 200; card points are "
+                                        "not counted"]))
+    else:
+        last = order[3]
+        left = v.hands_end[last] if v.hands_end is not None else 0
+        hand: list[Piece] = (
+            [f"the {left.bit_count()} cards left in hand (", cards(left),
+             f", {points(left)} points) go to {_team(players, (last + 1) & 1)}"]
+            if left else ["no cards left in hand"])
+        rows.append(("last seat", [Who(last), " is last: ", *hand, f"; the tricks it took "
+                                   f"({rec.pile_points[last]} points) go to ", Who(order[0]),
+                                   ", first out"]))
+        piles: list[Piece] = []
+        for s in range(4):
+            if s:
+                piles.append(" · ")
+            piles += [Who(s), f" {rec.pile_points[s]}"]
+        rows.append(("tricks taken", piles))
+        rows.append(("card points", [f"{_team(players, 0)} {rec.card_points[0]} · "
+                                     f"{_team(players, 1)} {rec.card_points[1]}"]))
+    call_words: list[Piece] = []
+    for c in v.calls:
+        if call_words:
+            call_words.append(" · ")
+        name = _CALL.get(c.call, c.call)
+        if c.counted:
+            value = 200 if c.call == "grand_tichu" else 100
+            made = order[0] == c.seat
+            call_words += [Who(c.seat), f" {name}, " + ("first out: +" if made else
+                                                          "not first out: -") + str(value)]
+        else:
+            call_words += [Who(c.seat), f" {name} (line {c.line}) not counted: "
+                           + ", ".join(c.codes)]
+    rows.append(("calls", call_words or ["none"]))
+    score = rec.score
+    rows.append(("score", [f"team 0 {score[0]} · team 1 {score[1]}"]))
+    if rec.recorded_score is not None:
+        r = rec.recorded_score
+        diff = [r[0] - score[0], r[1] - score[1]]
+        words = f"team 0 {r[0]} · team 1 {r[1]}"
+        if diff == [0, 0]:
+            rows.append(("recorded", [words + " (the same)"]))
+        else:
+            rows.append(("recorded", [words + " — ", Em(f"differs by {diff[0]:+d} for team 0, "
+                                                        f"{diff[1]:+d} for team 1")]))
+    else:
+        rows.append(("recorded", ["no score recorded (no round_end)"]))
+    return rows
+
+
+# ------------------------------------------------------------------------ cleaning
+
+
+def clean(text: object) -> str:
+    """``text`` made safe to show: control, formatting (bidi) and separator characters
+    other than spaces are escaped as ``\\xNN`` / ``\\uNNNN``."""
+    s = str(text)
+    if s.isprintable():
+        return s
+    out = []
+    for ch in s:
+        if ch.isprintable() or ch in " \u00a0":
+            out.append(ch)
+        else:
+            n = ord(ch)
+            out.append(f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000
+                       else f"\\U{n:08x}")
+    return "".join(out)
+
+
+# ------------------------------------------------------------------------------ text
+
+_NBSP = "\u00a0"
+"""Joins words the wrapping must keep on one line (shown as a space)."""
+
+Seg = tuple[str, str]
+"""(text, rich style) of a piece of text output."""
+
+_SUIT_STYLE = ("green", "bold", "bright_blue", "red")
+"""Jade, Sword (the terminal's own colour: black on a light background), Pagoda, Star."""
+_SPECIAL_STYLE = "bold magenta"
+_SEVERITY_MARK = {"error": ("✗", "bold red"), "fatal": ("✗", "bold red"),
+                  "warning": ("!", "bold yellow")}
+
+
+def _card_style(token: str) -> str:
+    c = CARD_BY_TOKEN.get(token)
+    if c is None:
+        return ""
+    suit = SUIT[c]
+    return _SUIT_STYLE[suit] if suit >= 0 else _SPECIAL_STYLE
+
+
+class _TextWriter:
+    """Lines of segments, wrapped at ``width`` with hanging indents."""
+
+    def __init__(self, view: GameView, width: int) -> None:
+        self.view = view
+        self.width = max(width, 60)
+        self.lines: list[list[Seg]] = []
+        names = [f"{clean(p)} ({s})" for s, p in enumerate(view.players)]
+        self.who_width = min(max(cell_len(n) for n in names), 22)
+
+    def who(self, seat: int | None) -> str:
+        if seat is None or not 0 <= seat < 4:
+            return f"seat {seat}"
+        return f"{clean(self.view.players[seat])}{_NBSP}({seat})"
+
+    def name(self, seat: int) -> str:
+        return clean(self.view.players[seat]) if 0 <= seat < 4 else f"seat {seat}"
+
+    def segs(self, pieces: Iterable[Piece], style: str = "") -> list[Seg]:
+        out: list[Seg] = []
+        for p in pieces:
+            if isinstance(p, str):
+                out.append((clean(p), style))
+            elif isinstance(p, Who):
+                out.append((self.name(p.seat) if p.short else self.who(p.seat), style or "bold"))
+            elif isinstance(p, Em):
+                out.append((clean(p.text), "bold"))
+            else:
+                for i, token in enumerate(p.tokens):
+                    if i:
+                        out.append((" ", ""))
+                    out.append((clean(token), _card_style(token)))
+                if not p.tokens:
+                    out.append(("no cards", style))
+        return out
+
+    def blank(self) -> None:
+        if self.lines and self.lines[-1]:
+            self.lines.append([])
+
+    def add(self, prefix: list[Seg], body: list[Seg], hang: int | None = None) -> None:
+        """One logical line: ``prefix`` then ``body`` wrapped; continuation lines start at
+        ``hang`` (default: under the body)."""
+        start = sum(cell_len(t) for t, _ in prefix)
+        indent = start if hang is None else hang
+        words = _words(body)
+        line: list[Seg] = list(prefix)
+        col = start
+        first = True
+        for word in words:
+            w = sum(cell_len(t) for t, _ in word)
+            if not first and col + 1 + w > self.width and col > indent:
+                self.lines.append(line)
+                line = [(" " * indent, "")]
+                col = indent
+                first = True
+            if not first:
+                line.append((" ", ""))
+                col += 1
+            line += word
+            col += w
+            first = False
+        self.lines.append(line)
+
+
+def _words(body: list[Seg]) -> list[list[Seg]]:
+    """Split styled text into words (runs without spaces), keeping each piece's style."""
+    words: list[list[Seg]] = []
+    current: list[Seg] = []
+    for text, style in body:
+        parts = text.split(" ")
+        for i, part in enumerate(parts):
+            if i:
+                if current:
+                    words.append(current)
+                current = []
+            if part:
+                current.append((part, style))
+    if current:
+        words.append(current)
+    return words
+
+
+def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[list[Seg]]:
+    """The view as lines of styled segments (see :func:`plain` and :func:`rich_lines`).
+
+    ``hands``: also list the hands at the start of every trick (with ``view.seat``,
+    the other seats as card counts).
+    """
+    w = _TextWriter(view, width)
+    players = view.players
+    title = f"Game {clean(view.game)} · {clean(view.file)}"
+    if view.only_round is not None:
+        title += f" · round {view.only_round} of {view.round_count}"
+    else:
+        title += f" · {view.round_count} round{'s' * (view.round_count != 1)}"
+    if view.seat is not None:
+        title += f" · seen from seat {view.seat} ({clean(players[view.seat])})"
+    w.add([], [(title, "bold")])
+    w.add([("Players ", "bold")],
+          [(", ".join(w.who(s) for s in range(4)) + f" · team 0: {clean(players[0])} + "
+            f"{clean(players[2])} · team 1: {clean(players[1])} + {clean(players[3])}", "")],
+          hang=2)
+    w.add([("Cards   ", "bold")],
+          [("2..10 J Q K A in four suits: ", "")] + [
+              seg for i, (letter, name) in enumerate(zip("jspr", SUIT_NAMES, strict=True))
+              for seg in ((", " if i else "", ""), (f"{letter} {name}", _SUIT_STYLE[i]))]
+          + [("; ", ""), ("Mahjong", _SPECIAL_STYLE), (" ", ""), ("Dog", _SPECIAL_STYLE),
+             (" ", ""), ("Phoenix", _SPECIAL_STYLE), (" ", ""), ("Dragon", _SPECIAL_STYLE)],
+          hang=2)
+    if view.before:
+        w.blank()
+        w.add([], [("Before the first round", "bold")])
+        for n in view.before:
+            _text_note(w, n, 2, line_width=len(str(n.diagnostic.line)))
+    for v in view.rounds:
+        _text_round(w, view, v, hands)
+    _text_footer(w, view)
+    while w.lines and not w.lines[-1]:
+        w.lines.pop()
+    return w.lines
+
+
+def _text_note(w: _TextWriter, note: Note, indent: int, line_width: int | None = None) -> None:
+    """A diagnostic at column ``indent``; with ``line_width``, after its line number."""
+    d = note.diagnostic
+    mark, style = _SEVERITY_MARK.get(d.severity, ("✗", "bold red"))
+    sev = "" if d.severity == "error" else f" ({d.severity})"
+    prefix: list[Seg] = [(" " * indent, "")]
+    if line_width is not None:
+        prefix.append((f"line {d.line:<{line_width}}  ", "dim"))
+    hang = sum(cell_len(t) for t, _ in prefix) + 2
+    w.add(prefix + [(f"{mark} {d.code} {d.name}{sev}: ", style)],
+          [(clean(d.message), ""),
+           (" [" + rule_section(d.code).replace(" ", _NBSP) + "]", "dim")], hang=hang)
+    if note.could_play is not None:
+        body = w.segs(["could have played ", cards(note.could_play.cards), " — ",
+                       _combo_words(note.could_play)])
+        w.add([(" " * (indent + 2), "")], body)
+
+
+def _line_prefix(w: _TextWriter, line: int, seat: int | None, lw: int) -> list[Seg]:
+    who = w.who(seat) if seat is not None else ""
+    pad = max(w.who_width - cell_len(who), 0)
+    return [(f"  line {line:<{lw}}  ", "dim"), (who, "bold"), (" " * pad + "  ", "")]
+
+
+def _text_entry(w: _TextWriter, view: GameView, e: Entry, lw: int) -> None:
+    body_col = 2 + 5 + lw + 2 + w.who_width + 2
+    step = e.step
+    if step is not None:
+        ev = step.event
+        if isinstance(ev, RoundStart) and not e.notes:
+            return
+        if isinstance(ev, Deal):
+            _text_deal(w, view, e, ev, lw)
+        else:
+            seat = step.seat if not isinstance(ev, RoundEnd | GameEnd) else None
+            w.add(_line_prefix(w, e.line, seat, lw), w.segs(event_phrase(e, view.seat)))
+        for n in e.notes:
+            _text_note(w, n, body_col)
+        return
+    for n in e.notes:  # a diagnostic at a line that is no event of the round
+        _text_note(w, n, 2, line_width=lw)
+
+
+def _deal_words(e: Entry) -> str:
+    ev = e.step.event if e.step is not None else None
+    size = len(ev.hands[0]) if isinstance(ev, Deal) and ev.hands else 0
+    return {8: "first deal, 8 cards each", 6: "second deal, 6 cards each"}.get(
+        size, "deal")
+
+
+def _text_deal(w: _TextWriter, view: GameView, e: Entry, ev: Deal, lw: int) -> None:
+    rec_hands = ev.hands
+    what = _deal_words(e)
+    w.add(_line_prefix(w, e.line, None, lw), [(what, "")])
+    body_col = 2 + 5 + lw + 2
+    for s, hand in enumerate(rec_hands[:4]):
+        name = w.who(s)
+        prefix = [(" " * body_col, ""), (name, "bold"),
+                  (" " * (max(w.who_width - cell_len(name), 0) + 2), "")]
+        if view.seat is not None and s != view.seat:
+            w.add(prefix, [(f"{len(hand)} cards", "dim")])
+        else:
+            w.add(prefix, w.segs([_sorted_tokens(hand)]))
+
+
+def _hands_block(w: _TextWriter, view: GameView, hands: list[int], indent: int,
+                 received: list[dict[int, int]] | None = None) -> None:
+    for s in range(4):
+        name = w.who(s)
+        prefix = [(" " * indent, ""), (name, "bold"),
+                  (" " * (max(w.who_width - cell_len(name), 0) + 2), "")]
+        if view.seat is not None and s != view.seat:
+            w.add(prefix, [(f"{hands[s].bit_count()} cards", "dim")])
+            continue
+        body: list[Piece] = [cards(hands[s])]
+        if received is not None:
+            got = [(giver, g[s]) for giver, g in enumerate(received) if s in g]
+            if got:
+                body.append(" (received ")
+                for i, (giver, card) in enumerate(got):
+                    if i:
+                        body.append(", ")
+                    body += [cards(BIT[card]), " from ", Who(giver)]
+                body.append(")")
+        w.add(prefix, w.segs(body))
+
+
+def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) -> None:
+    rec = v.record
+    lw = len(str(v.last_line))
+    w.blank()
+    status = {"scored": "scored", "incomplete": "not finished", "skipped": "skipped"}.get(
+        rec.status, rec.status)
+    head = f"Round {rec.round} · lines {v.first_line}-{v.last_line} · {status}"
+    if rec.score is not None:
+        head += f": team 0 {rec.score[0]}, team 1 {rec.score[1]}"
+    w.add([], [("━━ " + head + " ━━", "bold")])
+    notes = v.notes
+    errors = sum(1 for n, _ in notes if n.diagnostic.severity != "warning")
+    warnings = len(notes) - errors
+    if notes:
+        w.add([], [(f"{len(notes)} diagnostic{'s' * (len(notes) != 1)}: {errors} error"
+                    f"{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)}", "bold")])
+        for n, where in notes:
+            d = n.diagnostic
+            mark, style = _SEVERITY_MARK.get(d.severity, ("✗", "bold red"))
+            place = {"setup": "before play", "result": "result"}.get(where, f"trick {where[1:]}")
+            who = f" · {w.who(d.seat)}" if d.seat is not None else ""
+            w.add([(f"  line {d.line:<{lw}}  ", "dim"), (f"{mark} {d.code} ", style)],
+                  [(f"{d.name} · {place}{who}", "")])
+    else:
+        w.add([], [("no diagnostics", "bold green")])
+    if v.calls:
+        body: list[Piece] = []
+        for c in v.calls:
+            if body:
+                body.append(" · ")
+            body += [Who(c.seat), f" {_CALL.get(c.call, c.call)} (line {c.line}, {c.when})"]
+            if not c.counted:
+                body.append(" not counted: " + ", ".join(c.codes))
+        w.add([("Calls: ", "bold")], w.segs(body), hang=2)
+    else:
+        w.add([("Calls: ", "bold")], [("none", "")])
+    for e in v.top:
+        _text_entry(w, view, e, lw)
+
+    w.blank()
+    w.add([], [("Deal, calls and exchange", "bold underline")])
+    for e in v.setup:
+        _text_entry(w, view, e, lw)
+    if any(rec.hands_played):
+        w.add([("  ", ""), ("Hands after the exchange", "bold")], [])
+        _hands_block(w, view, rec.hands_played, 4, rec.given)
+        leader = next((s for s in range(4) if rec.hands_played[s] & BIT[1]), None)
+        if leader is not None:
+            w.add([("    ", "")], w.segs([Who(leader), " holds the Mahjong and leads"]))
+
+    for t in v.tricks:
+        w.blank()
+        title: list[Piece] = [f"Trick {t.number}" if t.number else "Before the first lead"]
+        if t.leader is not None and t.number:
+            title += [" · led by ", Who(t.leader)]
+        if t.wish is not None:
+            title.append(f" · the wish for {_article(rank_name(t.wish))} is open")
+        w.add([], w.segs(title, "bold"))
+        if show_hands and t.hands is not None:
+            w.add([("  ", ""), ("Hands at the start of the trick", "dim")], [])
+            _hands_block(w, view, t.hands, 4)
+        for e in t.entries:
+            _text_entry(w, view, e, lw)
+        if t.number:
+            w.add([("  → ", "bold")], w.segs(trick_outcome(v, t)), hang=4)
+
+    w.blank()
+    w.add([], [(f"Result of round {rec.round}", "bold underline")])
+    for e in v.after:
+        _text_entry(w, view, e, lw)
+    lab = max(len(label) for label, _ in result_rows(view, v))
+    for label, phrase in result_rows(view, v):
+        w.add([(f"  {label:<{lab}}  ", "bold")], w.segs(phrase))
+
+
+def _text_footer(w: _TextWriter, view: GameView) -> None:
+    if view.after:
+        w.blank()
+        w.add([], [("After the last round", "bold")])
+        for n in view.after:
+            _text_note(w, n, 2, line_width=len(str(n.diagnostic.line)))
+    if view.only_round is None:
+        w.blank()
+        w.add([], [(f"Game {clean(view.game)}", "bold underline")])
+        if view.totals is not None:
+            w.add([("  totals    ", "bold")],
+                  [(f"team 0 {view.totals[0]} · team 1 {view.totals[1]} (rounds as scored, or "
+                    "as recorded where they could not be scored)", "")])
+        else:
+            w.add([("  totals    ", "bold")],
+                  [("unknown: a round was neither scored nor recorded", "")])
+        if view.recorded_totals is not None:
+            r = view.recorded_totals
+            w.add([("  recorded  ", "bold")], [(f"team 0 {r[0]} · team 1 {r[1]} (game_end)", "")])
+        elif not view.ended:
+            w.add([("  recorded  ", "bold")], [("no game_end in the log", "")])
+        if view.won_by is not None:
+            w.add([("  won by    ", "bold")],
+                  [(f"team {view.won_by} ({clean(view.players[view.won_by])} + "
+                    f"{clean(view.players[view.won_by + 2])})", "")])
+    if view.elsewhere:
+        w.blank()
+        w.add([], [(f"Elsewhere in game {clean(view.game)}", "bold")])
+        for where, found in view.elsewhere:
+            text = ", ".join(f"{d.code}{_NBSP}(line{_NBSP}{d.line})" for d in found)
+            w.add([(f"  {where}: ", "bold")], [(text, "")], hang=4)
+    if view.unattributed_hidden:
+        hidden = view.unattributed_hidden
+        w.blank()
+        w.add([], [(f"{hidden} diagnostic{'s' * (hidden != 1)} on lines that name no game "
+                    "are not shown; 'tichu-analyze check' lists them", "dim")])
+
+
+def plain(lines: list[list[Seg]]) -> str:
+    """The text without styles, one line per line, trailing spaces removed."""
+    return "".join("".join(t for t, _ in line).replace(_NBSP, " ").rstrip() + "\n"
+                   for line in lines)
+
+
+def rich_lines(lines: list[list[Seg]]) -> list[Text]:
+    """The lines as rich ``Text`` (never parsed as markup)."""
+    out = []
+    for line in lines:
+        text = Text()
+        for t, style in line:
+            text.append(t.replace(_NBSP, " "), style=style or None)
+        out.append(text)
+    return out
+
+
+# ------------------------------------------------------------------------------ HTML
+
+_CSS = """
+:root{--jade:#17803d;--sword:#1d1d1f;--pagoda:#1f55c8;--star:#c62828;--special:#7b3fa0;
+--bg:#f6f4ef;--panel:#fff;--line:#d9d4c7;--muted:#6b6658;--err:#b3261e;--warn:#8a5a00}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+background:var(--bg);color:#222;display:flex;align-items:flex-start}
+nav{position:sticky;top:0;height:100vh;overflow:auto;width:13rem;flex:none;padding:1rem;
+background:#ece8dd;border-right:1px solid var(--line);font-size:14px}
+nav h2{font-size:15px;margin:.2rem 0 .6rem}
+nav ol{list-style:none;margin:0;padding:0}
+nav ol ol{padding-left:.8rem;margin-bottom:.6rem}
+nav a{color:#243b6b;text-decoration:none;display:inline-block;padding:1px 0}
+nav a:hover{text-decoration:underline}
+main{flex:1;min-width:0;padding:1rem 1.5rem 4rem;max-width:90rem}
+h1{font-size:22px;margin:.2rem 0 .4rem}
+h2{font-size:19px;margin:2rem 0 .5rem;padding-top:.5rem;border-top:3px solid #333}
+h3{font-size:16px;margin:0 0 .4rem}
+.meta{color:var(--muted);margin:.2rem 0}
+.legend .card{margin-right:.1rem}
+section.block{background:var(--panel);border:1px solid var(--line);border-radius:8px;
+padding:.7rem .9rem;margin:.8rem 0;scroll-margin-top:.5rem}
+section.block.bad{border-left:5px solid var(--err)}
+.trickbody{display:flex;gap:1.2rem;align-items:flex-start;flex-wrap:wrap}
+.events{flex:1 1 30rem;min-width:0}
+aside.hands{flex:0 1 24rem;background:#faf8f3;border:1px solid var(--line);border-radius:6px;
+padding:.4rem .6rem;font-size:13px}
+aside.hands .card{font-size:12px;min-width:1.7em;padding:0 .2em}
+aside.hands .card.back{min-width:0;width:.6em;height:1.3em}
+aside.hands h4{margin:0 0 .3rem;font-size:13px;color:var(--muted);font-weight:600}
+table{border-collapse:collapse;width:100%}
+td,th{padding:.22rem .4rem;vertical-align:top;text-align:left}
+table.ev td.ln{color:var(--muted);white-space:nowrap;font-variant-numeric:tabular-nums;width:4.5rem}
+table.ev td.who{white-space:nowrap;font-weight:600;width:7.5rem;max-width:12rem;
+overflow:hidden;text-overflow:ellipsis}
+table.ev tr.event td{border-top:1px solid #eee}
+table.ev tr.diag td{padding-top:0}
+.diag .box{border-radius:5px;padding:.3rem .5rem;margin:.1rem 0 .3rem}
+.diag.sev-error .box,.diag.sev-fatal .box{background:#fdecea;border:1px solid #f0b8b3}
+.diag.sev-warning .box{background:#fff6e0;border:1px solid #ecd48f}
+.code{font-weight:700;font-family:ui-monospace,Menlo,Consolas,monospace}
+.sev-error .code,.sev-fatal .code{color:var(--err)}
+.sev-warning .code{color:var(--warn)}
+.could{margin-top:.2rem}
+.em{font-weight:700}
+.outcome{margin:.5rem 0 0;padding:.35rem .6rem;background:#eef3ea;border-radius:5px}
+.who{font-weight:600}
+.t0{color:#7a3d00}.t1{color:#00507a}
+.card{display:inline-flex;align-items:baseline;justify-content:center;min-width:1.9em;
+padding:.05em .3em;margin:.08em .06em;border:1px solid #b9b3a3;border-radius:4px;background:#fff;
+font-weight:700;font-size:14px;line-height:1.3;box-shadow:0 1px 0 rgba(0,0,0,.08)}
+.card small{font-size:.72em;margin-left:.08em;font-weight:600}
+.card.s-j{color:var(--jade);border-color:#8fc7a2}
+.card.s-s{color:var(--sword);border-color:#9a9a9a}
+.card.s-p{color:var(--pagoda);border-color:#9db4e6}
+.card.s-r{color:var(--star);border-color:#eba5a5}
+.card.special{color:#fff;background:var(--special);border-color:var(--special);font-size:12px}
+.card.unknown{color:#555;background:#eee;border-style:dashed;font-weight:400}
+.card.played{opacity:.35}
+.card.back{display:inline-block;min-width:0;width:.7em;height:1.4em;padding:0;
+margin:.08em .04em;vertical-align:middle;border-color:#8591a5;
+background:repeating-linear-gradient(45deg,#9aa6b8,#9aa6b8 3px,#b9c3d3 3px,#b9c3d3 6px)}
+.hand{display:flex;gap:.4rem;align-items:baseline;margin:.15rem 0}
+.hand>span:last-child{flex:1;min-width:0}
+.hand .who{min-width:6.5rem;max-width:9rem;overflow:hidden;text-overflow:ellipsis;
+white-space:nowrap}
+.hand .n{color:var(--muted);font-size:12px;min-width:1.6rem}
+table.grid th{font-size:13px;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line)}
+table.grid td{border-bottom:1px solid #eee}
+table.result th{width:9rem;white-space:nowrap}
+ul.diags{margin:.3rem 0;padding-left:1.2rem}
+.ok{color:#17803d;font-weight:600}
+"""
+
+
+class _Html:
+    def __init__(self, view: GameView) -> None:
+        self.view = view
+
+    def text(self, s: object) -> str:
+        return html.escape(clean(s), quote=True)
+
+    def who(self, seat: int | None, short: bool = False) -> str:
+        if seat is None or not 0 <= seat < 4:
+            return f"seat {seat}"
+        name = self.text(self.view.players[seat])
+        shown = name if short else f"{name} ({seat})"
+        return (f'<span class="who t{seat & 1}" title="seat {seat}, team {seat & 1}">'
+                f"{shown}</span>")
+
+    def card(self, token: str, cls: str = "") -> str:
+        c = CARD_BY_TOKEN.get(token)
+        extra = f" {cls}" if cls else ""
+        if c is None:
+            return f'<span class="card unknown{extra}">{self.text(token)}</span>'
+        suit = SUIT[c]
+        if suit < 0:
+            return f'<span class="card special{extra}" title="{token}">{token}</span>'
+        rank, letter = token[:-1], token[-1]
+        return (f'<span class="card s-{letter}{extra}" title="{rank} of {SUIT_NAMES[suit]}">'
+                f"{rank}<small>{letter}</small></span>")
+
+    def cards(self, tokens: Iterable[str], played: int = 0) -> str:
+        out = []
+        for t in tokens:
+            c = CARD_BY_TOKEN.get(t)
+            out.append(self.card(t, "played" if c is not None and played & BIT[c] else ""))
+        return "".join(out) or '<span class="meta">no cards</span>'
+
+    def pieces(self, pieces: Iterable[Piece]) -> str:
+        out = []
+        for p in pieces:
+            if isinstance(p, str):
+                out.append(self.text(p))
+            elif isinstance(p, Who):
+                out.append(self.who(p.seat, p.short))
+            elif isinstance(p, Em):
+                out.append(f'<span class="em">{self.text(p.text)}</span>')
+            else:
+                out.append(self.cards(p.tokens))
+        return "".join(out)
+
+    def note(self, n: Note, cols: int, with_line: bool = False) -> str:
+        d = n.diagnostic
+        sev = "" if d.severity == "error" else f" ({d.severity})"
+        where = f"line {d.line}: " if with_line else ""
+        could = ""
+        if n.could_play is not None:
+            could = (f'<div class="could">could have played '
+                     f"{self.pieces([cards(n.could_play.cards)])} — "
+                     f"{self.text(_combo_words(n.could_play))}</div>")
+        when = self.text(RULES[d.code].when)
+        box = (f'<div class="box">{where}<span class="code" title="{when}">{d.code}</span>'
+               f" {self.text(d.name)}{self.text(sev)}: {self.text(d.message)} "
+               f'<span class="meta">[{self.text(rule_section(d.code))}]</span>{could}</div>')
+        if cols:
+            return (f'<tr class="diag sev-{d.severity}"><td></td><td></td>'
+                    f'<td colspan="{cols}">{box}</td></tr>')
+        return f'<div class="diag sev-{d.severity}">{box}</div>'
+
+
+def _anchor(v: RoundView, part: str) -> str:
+    return f"r{v.record.round}-{part}"
+
+
+def render_html(view: GameView) -> str:
+    """The view as one self-contained HTML page (inline CSS, no script, no network)."""
+    h = _Html(view)
+    title = f"Game {clean(view.game)}"
+    if view.only_round is not None:
+        title += f", round {view.only_round}"
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+           "style-src 'unsafe-inline'\">",
+           f"<title>{h.text(title)} — tichu-analyze replay</title>",
+           f"<style>{_CSS}</style></head><body>"]
+    # navigation
+    out.append(f'<nav aria-label="tricks"><h2>{h.text(title)}</h2><ol>')
+    for v in view.rounds:
+        count = len(v.notes)
+        badge = f' <span class="code" style="color:var(--err)">{count}</span>' if count else ""
+        out.append(f'<li><a href="#{_anchor(v, "top")}"><b>Round {v.record.round}</b></a>{badge}'
+                   f'<ol><li><a href="#{_anchor(v, "setup")}">Deal &amp; exchange</a>'
+                   f"{_codes(e for e in v.top + v.setup)}</li>")
+        for t in v.tricks:
+            label = f"Trick {t.number}" if t.number else "Before the first lead"
+            out.append(f'<li><a href="#{_anchor(v, f"t{t.number}")}">{label}</a>'
+                       f"{_codes(t.entries)}</li>")
+        out.append(f'<li><a href="#{_anchor(v, "result")}">Result</a>{_codes(v.after)}</li>'
+                   "</ol></li>")
+    out.append("</ol></nav><main>")
+    # header
+    out.append(f"<h1>{h.text(title)}</h1>")
+    n = view.round_count
+    meta = f"{h.text(view.file)} · {n} round{'s' * (n != 1)} in the log"
+    if view.seat is not None:
+        meta += f" · seen from {h.who(view.seat)}: the other hands are hidden until played"
+    out.append(f'<p class="meta">{meta}</p>')
+    teams = (f"team 0: {h.who(0)} + {h.who(2)} · team 1: {h.who(1)} + {h.who(3)}")
+    out.append(f'<p class="meta">Players (seat): {teams}</p>')
+    legend = " ".join(h.card(t) for t in ("Aj", "As", "Ap", "Ar", "Mahjong", "Dog", "Phoenix",
+                                          "Dragon"))
+    out.append(f'<p class="meta legend">Cards: {legend} — suits j Jade (green), s Sword '
+               "(black), p Pagoda (blue), r Star (red)</p>")
+    if view.before:
+        out.append('<section class="block bad"><h3>Before the first round</h3>')
+        out += [h.note(n, 0, with_line=True) for n in view.before]
+        out.append("</section>")
+    for v in view.rounds:
+        out += _html_round(h, view, v)
+    out += _html_footer(h, view)
+    out.append("</main></body></html>")
+    return "\n".join(out) + "\n"
+
+
+def _codes(entries: Iterable[Entry]) -> str:
+    codes = [n.diagnostic.code for e in entries for n in e.notes]
+    if not codes:
+        return ""
+    return f' <span class="code" style="color:var(--err);font-size:12px">{" ".join(codes)}</span>'
+
+
+def _html_entry(h: _Html, e: Entry) -> list[str]:
+    view = h.view
+    out: list[str] = []
+    step = e.step
+    if step is not None:
+        ev = step.event
+        if isinstance(ev, RoundStart) and not e.notes:
+            return out
+        if isinstance(ev, Deal):
+            what = _deal_words(e)
+            rows = []
+            for s, hand in enumerate(ev.hands[:4]):
+                shown = (h.cards(_sorted_tokens(hand).tokens)
+                         if view.seat is None or s == view.seat
+                         else '<span class="meta">' + "".join(
+                             '<span class="card back"></span>' for _ in hand) + "</span>")
+                rows.append(f'<div class="hand">{h.who(s)}<span>{shown}</span></div>')
+            out.append(f'<tr class="event"><td class="ln">line {e.line}</td><td class="who"></td>'
+                       f"<td>{what}{''.join(rows)}</td></tr>")
+        else:
+            seat = step.seat if not isinstance(ev, RoundEnd | GameEnd) else None
+            who = h.who(seat) if seat is not None else ""
+            out.append(f'<tr class="event" id="{_anchor_line(e)}"><td class="ln">line {e.line}'
+                       f'</td><td class="who">{who}</td>'
+                       f"<td>{h.pieces(event_phrase(e, view.seat))}</td></tr>")
+        out += [h.note(n, 1) for n in e.notes]
+        return out
+    for n in e.notes:
+        out.append(f'<tr class="event"><td class="ln">line {e.line}</td><td class="who"></td>'
+                   '<td class="meta">(line not replayed)</td></tr>')
+        out.append(h.note(n, 1))
+    return out
+
+
+def _anchor_line(e: Entry) -> str:
+    return f"line-{e.line}"
+
+
+def _html_hands(h: _Html, hands: list[int], played: int, title: str) -> str:
+    view = h.view
+    rows = []
+    for s in range(4):
+        n = hands[s].bit_count()
+        if view.seat is not None and s != view.seat:
+            shown = "".join('<span class="card back"></span>' for _ in range(n))
+        else:
+            shown = h.cards(cards(hands[s]).tokens, played)
+        rows.append(f'<div class="hand">{h.who(s)}<span class="n">{n}</span>'
+                    f"<span>{shown}</span></div>")
+    return f'<aside class="hands"><h4>{title}</h4>{"".join(rows)}</aside>'
+
+
+def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
+    rec = v.record
+    out: list[str] = []
+    status = {"scored": "scored", "incomplete": "not finished", "skipped": "skipped"}.get(
+        rec.status, rec.status)
+    score = f": team 0 {rec.score[0]}, team 1 {rec.score[1]}" if rec.score is not None else ""
+    out.append(f'<h2 id="{_anchor(v, "top")}">Round {rec.round} <span class="meta">· lines '
+               f"{v.first_line}-{v.last_line} · {status}{score}</span></h2>")
+    notes = v.notes
+    if notes:
+        items = []
+        for n, where in notes:
+            d = n.diagnostic
+            place = {"setup": "before play", "result": "result"}.get(where, f"trick {where[1:]}")
+            items.append(f'<li class="sev-{d.severity}"><a href="#{_anchor(v, where)}">line '
+                         f'{d.line}</a> <span class="code">{d.code}</span> {h.text(d.name)} · '
+                         f"{place}{' · ' + h.who(d.seat) if d.seat is not None else ''}</li>")
+        out.append(f"<p><b>{len(notes)} diagnostic{'s' * (len(notes) != 1)}</b></p>"
+                   f'<ul class="diags">{"".join(items)}</ul>')
+    else:
+        out.append('<p class="ok">No diagnostics in this round.</p>')
+    calls = []
+    for c in v.calls:
+        text = (f"{h.who(c.seat)} {_CALL.get(c.call, h.text(c.call))} (line {c.line}, "
+                f"{c.when})")
+        if not c.counted:
+            text += f' <span class="em">not counted: {", ".join(c.codes)}</span>'
+        calls.append(text)
+    out.append(f"<p><b>Calls:</b> {' · '.join(calls) or 'none'}</p>")
+    if v.top:
+        out.append('<table class="ev">' + "".join(x for e in v.top for x in _html_entry(h, e))
+                   + "</table>")
+    # setup
+    bad = " bad" if any(e.notes for e in v.setup) else ""
+    out.append(f'<section class="block{bad}" id="{_anchor(v, "setup")}">'
+               '<h3>Deal, calls and exchange</h3><table class="ev">')
+    for e in v.setup:
+        out += _html_entry(h, e)
+    out.append('</table><div class="trickbody">')
+    if any(rec.given) and view.seat is None:
+        out.append(f'<div class="events">{_html_exchange(h, rec.given)}</div>')
+    if any(rec.hands_played):
+        out.append(_html_hands(h, rec.hands_played, 0, "Hands after the exchange"))
+    out.append("</div></section>")
+    # tricks
+    for t in v.tricks:
+        played = 0
+        for e in t.entries:
+            if (e.step is not None and isinstance(e.step.event, Play)
+                    and e.step.cards_left is not None):
+                played |= _mask(e.step.event.cards)
+        bad = " bad" if any(e.notes for e in t.entries) else ""
+        label = f"Trick {t.number}" if t.number else "Before the first lead"
+        lead = f" · led by {h.who(t.leader)}" if t.leader is not None and t.number else ""
+        wish = (f" · the wish for {_article(rank_name(t.wish))} is open"
+                if t.wish is not None else "")
+        out.append(f'<section class="block trick{bad}" id="{_anchor(v, f"t{t.number}")}">'
+                   f"<h3>{label}{lead}{wish}</h3>"
+                   '<div class="trickbody"><div class="events"><table class="ev">')
+        for e in t.entries:
+            out += _html_entry(h, e)
+        out.append("</table>")
+        if t.number:
+            out.append(f'<p class="outcome">→ {h.pieces(trick_outcome(v, t))}</p>')
+        out.append("</div>")
+        if t.hands is not None:
+            out.append(_html_hands(h, t.hands, played,
+                                   "Hands at the start of the trick (faded: played in it)"))
+        out.append("</div></section>")
+    # result
+    bad = " bad" if any(e.notes for e in v.after) else ""
+    out.append(f'<section class="block{bad}" id="{_anchor(v, "result")}">'
+               f"<h3>Result of round {rec.round}</h3>")
+    if v.after:
+        out.append('<table class="ev">' + "".join(x for e in v.after for x in _html_entry(h, e))
+                   + "</table>")
+    rows = "".join(f"<tr><th>{h.text(label)}</th><td>{h.pieces(phrase)}</td></tr>"
+                   for label, phrase in result_rows(view, v))
+    out.append(f'<table class="result grid">{rows}</table></section>')
+    return out
+
+
+def _html_exchange(h: _Html, given: list[dict[int, int]]) -> str:
+    head = "".join(f"<th>to {h.who(s)}</th>" for s in range(4))
+    rows = []
+    for giver in range(4):
+        cells = []
+        for to in range(4):
+            card = given[giver].get(to)
+            cells.append(f"<td>{h.card(TOKENS[card]) if card is not None else ''}</td>")
+        rows.append(f"<tr><th>{h.who(giver)} gives</th>{''.join(cells)}</tr>")
+    return (f'<table class="grid" style="margin-top:.6rem;width:auto"><tr><th></th>{head}</tr>'
+            f"{''.join(rows)}</table>")
+
+
+def _html_footer(h: _Html, view: GameView) -> list[str]:
+    out: list[str] = []
+    if view.after:
+        out.append('<section class="block bad"><h3>After the last round</h3>')
+        out += [h.note(n, 0, with_line=True) for n in view.after]
+        out.append("</section>")
+    if view.only_round is None:
+        rows = []
+        if view.totals is not None:
+            rows.append(f"<tr><th>totals</th><td>team 0 {view.totals[0]} · team 1 "
+                        f"{view.totals[1]}</td></tr>")
+        else:
+            rows.append("<tr><th>totals</th><td>unknown: a round was neither scored nor "
+                        "recorded</td></tr>")
+        if view.recorded_totals is not None:
+            r = view.recorded_totals
+            rows.append(f"<tr><th>recorded</th><td>team 0 {r[0]} · team 1 {r[1]} "
+                        "(game_end)</td></tr>")
+        if view.won_by is not None:
+            rows.append(f"<tr><th>won by</th><td>team {view.won_by}</td></tr>")
+        out.append(f'<section class="block"><h3>Game {h.text(view.game)}</h3>'
+                   f'<table class="result grid">{"".join(rows)}</table></section>')
+    if view.elsewhere:
+        items = "".join(
+            f"<li><b>{h.text(where)}</b>: "
+            + ", ".join(f'<span class="code">{d.code}</span> (line {d.line})' for d in found)
+            + "</li>" for where, found in view.elsewhere)
+        out.append(f'<section class="block"><h3>Elsewhere in game {h.text(view.game)}</h3>'
+                   f"<ul>{items}</ul></section>")
+    if view.unattributed_hidden:
+        out.append(f'<p class="meta">{view.unattributed_hidden} diagnostics on lines that name '
+                   "no game are not shown; 'tichu-analyze check' lists them.</p>")
+    return out
