@@ -122,7 +122,13 @@ def check(
     if not files:
         raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
 
-    out = open(output, "w", encoding="utf-8") if output else sys.stdout  # noqa: SIM115
+    # -o: written under a temporary name and renamed when complete (no half-written file)
+    partial = output.with_name(f".{output.name}.{os.getpid()}.tmp") if output else None
+    try:
+        out = open(partial, "w", encoding="utf-8") if partial else sys.stdout  # noqa: SIM115
+    except OSError as e:
+        raise fail(f"{output}: cannot write: {e}") from None
+    complete = False
     kept: list[Diagnostic] = []
     counts: Counter[str] = Counter()
     worst = 0
@@ -162,9 +168,14 @@ def check(
         if output_format == Format.SARIF:
             json.dump(as_sarif(kept), out, indent=2, ensure_ascii=False)
             out.write("\n")
+        complete = True
     finally:
-        if output:
+        if partial and output:
             out.close()
+            if complete:
+                os.replace(partial, output)
+            else:
+                partial.unlink(missing_ok=True)
         else:
             out.flush()
     if not quiet:
