@@ -164,7 +164,8 @@ def replay_lines(lines: Iterable[bytes], replay: Replay,
             if code:
                 replay.problem(n, code, message, game, seat, kind)
             continue
-        if type(ev) is Exchange and _may_repeat_a_seat(raw):
+        if type(ev) is Exchange and (raw.count(b'"1"') > 1 or raw.count(b'"2"') > 1
+                                     or raw.count(b'"3"') > 1 or raw.count(b'"0"') > 1):
             twice = _repeated_key(raw)
             if twice is not None:
                 replay.problem(n, "X001", f"bad exchange: seat {twice} is named twice in "
@@ -174,14 +175,6 @@ def replay_lines(lines: Iterable[bytes], replay: Replay,
         feed(n, ev)
     replay.events += n - blank
     return n
-
-
-_SEAT_KEYS = (b'"0"', b'"1"', b'"2"', b'"3"')
-
-
-def _may_repeat_a_seat(raw: bytes) -> bool:
-    """A cheap test before :func:`_repeated_key`: some seat key appears twice."""
-    return any(raw.count(key) > 1 for key in _SEAT_KEYS)
 
 
 def _repeated_key(raw: bytes) -> str | None:
@@ -254,22 +247,22 @@ def replay_file(
             raise LogError(f"{name}: cannot read: {e}") from e
         with raw, _decompressed(path, raw) as f:
             tick = None if progress is None else (lambda: progress(raw.tell()))
-            last = replay_lines(_read_lines(f, name), replay, tick)
+            try:
+                last = replay_lines(f, replay, tick)
+            except (OSError, EOFError, zlib.error, _ZstdError) as e:
+                # reading or decompressing failed (the replay's callbacks raise
+                # nothing of these: the dataset writer carries its own errors)
+                raise LogError(f"{name}: cannot read: {e}") from e
     replay.finish(last)
     return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
 
 
-def _read_lines(f: IO[bytes], name: str) -> Iterator[bytes]:
-    """The lines of ``f``; a failure to read or decompress becomes a :class:`LogError`
-    (errors raised by the replay's callbacks are not touched)."""
-    try:
-        yield from f
-    except (OSError, EOFError, ValueError, zlib.error) as e:
-        raise LogError(f"{name}: cannot read: {e}") from e
-    except Exception as e:  # zstandard.ZstdError
-        if type(e).__module__.startswith("zstandard"):
-            raise LogError(f"{name}: cannot read: {e}") from e
-        raise
+try:
+    from zstandard import ZstdError as _ZstdError
+except ImportError:  # pragma: no cover - zstandard is a dependency
+
+    class _ZstdError(Exception):  # type: ignore[no-redef]
+        pass
 
 
 def read_bytes(path: Path, name: str | None = None) -> bytes:

@@ -210,6 +210,19 @@ _MEMO: dict[int, Combo | None] = {}
 _MEMO_LIMIT = 1 << 17
 
 
+def _mask_of_tokens(tokens: list[str]) -> int | None:
+    """The cards of ``tokens``, or None if one is unknown or repeated (the slow path,
+    ``Replay._tokens``, then says which)."""
+    mask = 0
+    get = _TOKEN_BIT.get
+    for t in tokens:
+        b = get(t)
+        if b is None or mask & b:
+            return None
+        mask |= b
+    return mask
+
+
 def _classify(mask: int, phoenix: int | None, top: Combo | None) -> Combo | None:
     """``combos.classify`` with a bounded memo for plays without the Phoenix, whose
     combination depends on the cards alone."""
@@ -607,9 +620,11 @@ class Replay:
         size = 8 if first else 6
         masks = []
         for seat, hand in enumerate(ev.hands):
-            m = self._tokens(hand, f"deal to seat {seat}", None)
+            m = _mask_of_tokens(hand)
             if m is None:
-                return
+                m = self._tokens(hand, f"deal to seat {seat}", None)
+                if m is None:
+                    return
             masks.append(m)
         union = 0
         problem = None
@@ -772,18 +787,12 @@ class Replay:
         ):
             return
         assert rnd is not None
-        mask = 0
-        for t in ev.cards:
-            b = _TOKEN_BIT.get(t)
-            if b is None or mask & b:
-                checked = self._tokens(ev.cards, "play", seat)
-                if checked is None:
-                    if self._step is not None:
-                        self._step.skipped = True
-                    return
-                mask = checked  # pragma: no cover - _tokens agrees with this loop
-                break
-            mask |= b
+        mask = _mask_of_tokens(ev.cards)
+        if mask is None:
+            self._tokens(ev.cards, "play", seat)  # reports what is wrong
+            if self._step is not None:
+                self._step.skipped = True
+            return
         hand = rnd.hands[seat]
         if mask & ~hand:
             self._fatal("P001", f"{self._who(seat)} plays {format_cards(mask & ~hand)} "
