@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test lint bench browser clean
+.PHONY: install demo test test-compiled compiled lint bench browser clean
 
 install: $(STAMP)
 
@@ -24,11 +24,13 @@ demo: install
 	$(BIN)/tichu-analyze report demo-out/dataset -o demo-out/report.html
 	@echo "dataset in demo-out/dataset, report in demo-out/report.html"
 
-## test: install (and Chromium for the browser tests), lint, type-check, run every test
+## test: install (and Chromium for the browser tests), lint, type-check, run every test,
+## then the engine's tests again against the mypyc-compiled build
 test: install browser
 	$(BIN)/ruff check tichu_analyze tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest -q
+	$(MAKE) --no-print-directory test-compiled
 
 ## browser: the headless Chromium the report/audit tests open pages in (Debian package)
 browser:
@@ -37,8 +39,28 @@ browser:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 	  echo "note: Chromium could not be installed; the browser tests will be skipped"
 
-bench: install
+## compiled: a second environment, .venv-compiled, with the hot path compiled by mypyc
+FAST    := .venv-compiled
+compiled: $(FAST)/.installed
+
+$(FAST)/.installed: pyproject.toml setup.py tichu_analyze/*.py
+	$(PYTHON) -m venv $(FAST)
+	$(FAST)/bin/python -m pip install --quiet --upgrade pip
+	$(FAST)/bin/python -m pip install --quiet setuptools wheel mypy pytest hypothesis orjson
+	$(FAST)/bin/python -m pip install --quiet .
+	TICHU_ANALYZE_COMPILE=1 $(FAST)/bin/python -m pip install --quiet --no-build-isolation \
+	  --force-reinstall --no-deps .
+	touch $@
+
+## test-compiled: the rule fixtures, property and CLI tests against the compiled build
+test-compiled: compiled
+	cd tests && TICHU_ANALYZE_EXPECT_COMPILED=1 ../$(FAST)/bin/python -m pytest -q -p no:cacheprovider --rootdir=.. \
+	  test_compiled_build.py test_rules_fixtures.py test_properties.py test_cli.py test_sample_logs.py
+
+## bench: check's speed, pure Python and compiled
+bench: install compiled
 	$(PY) benchmarks/bench_check.py
+	$(FAST)/bin/python benchmarks/bench_check.py
 
 clean:
-	rm -rf $(VENV) demo-out .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(FAST) build demo-out .pytest_cache .mypy_cache .ruff_cache

@@ -130,6 +130,11 @@ def main() -> None:
         print(json.dumps({"events": events, "bytes": size, **results, "ratio": ratio,
                           "peak_mib": [mem_small, mem_big]}))
         return
+    import tichu_analyze.replay
+
+    build = ("compiled with mypyc" if tichu_analyze.replay.__file__.endswith(".so")
+             else "pure Python")
+    print(f"tichu_analyze: {build}; Python {sys.version.split()[0]}")
     print(f"corpus: {args.games} simulated games, {events:,} events, {size / 2**20:.1f} MiB")
     for name, rate in results.items():
         print(f"  {name:<22} {rate:>12,.0f} events/s")

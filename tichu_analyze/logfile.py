@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import IO
 
 import msgspec
+from zstandard import ZstdError as _ZstdError
 
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, Event, Exchange
@@ -257,12 +258,6 @@ def replay_file(
     return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
 
 
-try:
-    from zstandard import ZstdError as _ZstdError
-except ImportError:  # pragma: no cover - zstandard is a dependency
-
-    class _ZstdError(Exception):  # type: ignore[no-redef]
-        pass
 
 
 def read_bytes(path: Path, name: str | None = None) -> bytes:

@@ -1,0 +1,27 @@
+"""Optional compiled build: ``TICHU_ANALYZE_COMPILE=1 pip install --no-build-isolation .``
+
+Everything else about the package is in pyproject.toml. With the variable set
+(and mypy, which brings mypyc, installed in the building environment), the
+replay's hot path is compiled to C extension modules with mypyc: the same
+code, about 1.8 times faster. Without it the package is pure Python.
+"""
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "tichu_analyze/cards.py",
+    "tichu_analyze/combos.py",
+    "tichu_analyze/diagnostics.py",
+    "tichu_analyze/replay.py",
+    "tichu_analyze/logfile.py",
+]
+
+ext_modules = []
+if os.environ.get("TICHU_ANALYZE_COMPILE") == "1":
+    from mypyc.build import mypycify
+
+    ext_modules = mypycify(COMPILED, opt_level="3")
+
+setup(ext_modules=ext_modules)

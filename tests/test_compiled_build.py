@@ -1,0 +1,17 @@
+"""When the suite runs against the compiled build (make test-compiled), the hot
+modules really are the compiled ones; in the ordinary environment this is
+skipped."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+import tichu_analyze.replay
+
+
+def test_hot_path_is_compiled_when_asked() -> None:
+    if not os.environ.get("TICHU_ANALYZE_EXPECT_COMPILED"):
+        pytest.skip("pure-Python environment (make test-compiled sets this)")
+    assert tichu_analyze.replay.__file__.endswith(".so")
