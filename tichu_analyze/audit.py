@@ -84,7 +84,8 @@ class Trace:
     diagnostics: list[Diagnostic]  # of the kept game(s), and of lines that name no game
 
 
-def load(path: Path, game: str | None = None, display: str | None = None) -> Trace:
+def load(path: Path, game: str | None = None, display: str | None = None,
+         variants: frozenset[str] = frozenset()) -> Trace:
     """Replay ``path`` and keep the rounds and diagnostics of ``game`` (all games if None).
 
     Raises ``logfile.LogError`` when the file cannot be read.
@@ -105,7 +106,8 @@ def load(path: Path, game: str | None = None, display: str | None = None) -> Tra
         games[rec.game] = rec
 
     name = display or str(path)
-    replay_file(path, report, trace=True, on_round=on_round, on_game=on_game, display=name)
+    replay_file(path, report, trace=True, on_round=on_round, on_game=on_game, display=name,
+                variants=variants)
     ordered = dict(sorted(games.items(), key=lambda item: item[1].line))
     return Trace(name, ordered, rounds, diags)
 

@@ -17,7 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .diagnostics import RULES, Diagnostic, select_codes
+from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .logfile import LogError, find_logs
 from .output import Format, as_github, as_json, as_sarif, as_text
 from .plots import PLOT_HELP, PlotKind
@@ -65,6 +65,22 @@ def _main(
     """Replay and check Tichu game logs."""
 
 
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option("--variant", help="Apply a house rule of rules.md section 9 (repeatable): "
+                 "wish-penalty-200 (a wish violation gives the other team 200 points), "
+                 "dog-can-be-bombed (a bomb may be played on the Dog). The publisher's rules "
+                 "apply otherwise.", show_default=False),
+]
+
+
+def _variants(names: list[str] | None) -> frozenset[str]:
+    try:
+        return check_variants(names)
+    except ValueError as e:
+        raise fail(str(e)) from None
+
+
 def _codes_option(values: list[str] | None, option: str) -> list[str]:
     prefixes = [p.strip().upper() for v in values or [] for p in v.split(",") if p.strip()]
     for p in prefixes:
@@ -108,6 +124,7 @@ def check(
         int, typer.Option("--jobs", "-j", min=0, help="Worker processes for many files "
                           "(0: one per CPU core). Output stays in file order.")
     ] = 1,
+    variant: VariantOption = None,
 ) -> None:
     """Check every move of the logs against the rules and report each violation.
 
@@ -115,6 +132,7 @@ def check(
     or fatal diagnostic was found, 2 when the arguments or a file could not be used.
     """
     keep = select_codes(None, _codes_option(select, "--select"), _codes_option(ignore, "--ignore"))
+    variants = _variants(variant)
     try:
         files = find_logs(paths)
     except LogError as e:
@@ -155,7 +173,7 @@ def check(
     try:
         workers = jobs or os.cpu_count() or 1
         for _path, stats_or_error in progress_over(files, report, show=not quiet,
-                                                   jobs=workers):
+                                                   jobs=workers, variants=variants):
             if isinstance(stats_or_error, LogError):
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(str(stats_or_error))}", highlight=False)
@@ -286,6 +304,7 @@ def ingest(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
+    variant: VariantOption = None,
 ) -> None:
     """Replay the logs and write Parquet datasets partitioned by player.
 
@@ -302,6 +321,7 @@ def ingest(
     from .datasets import DatasetError, sigterm_as_interrupt
     from .datasets import ingest as write_datasets
 
+    variants = _variants(variant)
     try:
         files = find_logs(paths)
     except LogError as e:
@@ -316,7 +336,7 @@ def ingest(
     try:
         with sigterm_as_interrupt():
             result = write_datasets(files, out, append=append, report=report,
-                                    show_progress=not quiet)
+                                    show_progress=not quiet, variants=variants)
     except DatasetError as e:
         raise fail(str(e)) from None
     except KeyboardInterrupt:
@@ -472,6 +492,7 @@ def replay(
         bool, typer.Option("--hands", help="text: also list the hands at the start of every "
                            "trick."),
     ] = False,
+    variant: VariantOption = None,
 ) -> None:
     """Show one round (or every round of a game) trick by trick, with each violation
     under the event that caused it.
@@ -487,7 +508,7 @@ def replay(
     if not log.is_file():
         raise fail(f"{log}: no such file")
     try:
-        view = build(load(log, game), game, round_number, seat)
+        view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)
     except (AuditError, LogError) as e:
         raise fail(str(e)) from None
     try:

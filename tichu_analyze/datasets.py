@@ -1070,6 +1070,7 @@ def ingest(
     report: Callable[[Diagnostic], None] | None = None,
     show_progress: bool = False,
     batch_rows: int = DEFAULT_BATCH_ROWS,
+    variants: frozenset[str] = frozenset(),
 ) -> IngestResult:
     """Replay ``files`` and write their datasets into ``out``.
 
@@ -1105,7 +1106,8 @@ def ingest(
     try:
         with _fewer_full_collections(), writer:
             replayed = progress_over(list(files), on_diagnostic, show=show_progress,
-                                     trace=True, on_round=on_round, on_game=on_game)
+                                     trace=True, on_round=on_round, on_game=on_game,
+                                     variants=variants)
             for i, (_, stats) in enumerate(replayed):
                 # progress_over replays files[i] before yielding it: the callbacks that
                 # come next belong to files[i + 1]

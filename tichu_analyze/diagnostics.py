@@ -125,6 +125,25 @@ RULES: dict[str, Rule] = {
 """Every diagnostic code, in catalogue order."""
 
 
+VARIANTS: dict[str, str] = {
+    "wish-penalty-200": "a violation of the wish (W001) gives the other team 200 points",
+    "dog-can-be-bombed": "a bomb may be played on the Dog (no B003)",
+}
+"""House rules (rules.md section 9) that can be selected by name; never applied
+unless asked for. ``phoenix-in-bombs`` is not implemented."""
+
+
+def check_variants(names: list[str] | None) -> frozenset[str]:
+    """The selected variants; raises ValueError for a name that is not one."""
+    chosen = frozenset(names or ())
+    unknown = sorted(chosen - set(VARIANTS))
+    if unknown:
+        known = ", ".join(VARIANTS)
+        raise ValueError(f"unknown variant {unknown[0]!r} (variants: {known}; "
+                         "phoenix-in-bombs is not implemented)")
+    return chosen
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One reported problem, located in a log.

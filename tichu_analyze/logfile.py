@@ -230,6 +230,7 @@ def replay_file(
     on_game: Callable[[GameRecord], None] | None = None,
     display: str | None = None,
     progress: Callable[[int], None] | None = None,
+    variants: frozenset[str] = frozenset(),
 ) -> FileStats:
     """Replay every game of one log file, reporting diagnostics as they are found.
 
@@ -238,7 +239,8 @@ def replay_file(
     Raises :class:`LogError` when the file cannot be read.
     """
     name = display or str(path)
-    replay = Replay(name, report, trace=trace, on_round=on_round, on_game=on_game)
+    replay = Replay(name, report, trace=trace, on_round=on_round, on_game=on_game,
+                    variants=variants)
     if is_tch(path):
         last = replay_tch(read_bytes(path, name), tch_game_id(path), replay)
     else:
@@ -294,10 +296,11 @@ def iter_events(path: Path) -> Iterator[tuple[int, Event]]:
                 continue
 
 
-def check_file(path: str | os.PathLike[str]) -> list[Diagnostic]:
+def check_file(path: str | os.PathLike[str],
+               variants: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every diagnostic of one log file, in the order found."""
     found: list[Diagnostic] = []
-    replay_file(Path(path), found.append)
+    replay_file(Path(path), found.append, variants=variants)
     return found
 
 

@@ -30,6 +30,7 @@ def progress_over(
     on_round: Callable[[RoundRecord], None] | None = None,
     on_game: Callable[[GameRecord], None] | None = None,
     jobs: int = 1,
+    variants: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[Path, FileStats | LogError]]:
     """Replay each file in turn, with a progress bar (by bytes) on stderr when it is
     a terminal.
@@ -40,7 +41,7 @@ def progress_over(
     show = show and sys.stderr.isatty()
     sizes = [_size(p) for p in files]
     if jobs > 1 and not trace and len(files) > 1:
-        yield from _parallel(files, sizes, report, show, jobs)
+        yield from _parallel(files, sizes, report, show, jobs, variants)
         return
     with _bar(show) as bar:
         task = bar.add_task("replaying", total=sum(sizes))
@@ -54,7 +55,7 @@ def progress_over(
             try:
                 stats: FileStats | LogError = replay_file(
                     path, report, trace=trace, on_round=on_round, on_game=on_game,
-                    progress=moved if show else None,
+                    progress=moved if show else None, variants=variants,
                 )
             except LogError as e:
                 stats = e
@@ -76,11 +77,13 @@ def _bar(show: bool) -> Progress:
     )
 
 
-def _check_one(path: Path) -> tuple[FileStats | LogError, list[Diagnostic]]:
+def _check_one(
+    path: Path, variants: frozenset[str]
+) -> tuple[FileStats | LogError, list[Diagnostic]]:
     """Worker: replay one file, collecting its diagnostics."""
     found: list[Diagnostic] = []
     try:
-        return replay_file(path, found.append), found
+        return replay_file(path, found.append, variants=variants), found
     except LogError as e:
         return e, found
 
@@ -91,15 +94,16 @@ def _parallel(
     report: Callable[[Diagnostic], None],
     show: bool,
     jobs: int,
+    variants: frozenset[str],
 ) -> Iterator[tuple[Path, FileStats | LogError]]:
     from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
 
     chunk = max(1, min(64, len(files) // (jobs * 8)))
     with _bar(show) as bar, ProcessPoolExecutor(max_workers=jobs) as pool:
         task = bar.add_task(f"replaying ({jobs} processes)", total=sum(sizes))
-        for path, size, (stats, found) in zip(
-            files, sizes, pool.map(_check_one, files, chunksize=chunk), strict=True
-        ):
+        results = pool.map(partial(_check_one, variants=variants), files, chunksize=chunk)
+        for path, size, (stats, found) in zip(files, sizes, results, strict=True):
             for d in found:
                 report(d)
             bar.advance(task, size)

@@ -265,6 +265,7 @@ class _Round:
         "record",
         "leader",
         "holding",
+        "penalty",
     )
 
     def __init__(self, number: int) -> None:
@@ -292,6 +293,7 @@ class _Round:
         self.record: RoundRecord | None = None
         self.leader = -1
         self.holding = 0b1111  # seats that still hold cards, as bits
+        self.penalty = [0, 0]  # per team: points from the wish-penalty-200 variant
 
 
 class _Game:
@@ -331,8 +333,11 @@ class Replay:
         trace: bool = False,
         on_round: Callable[[RoundRecord], None] | None = None,
         on_game: Callable[[GameRecord], None] | None = None,
+        variants: frozenset[str] = frozenset(),
     ) -> None:
         self.file = file
+        self._wish_penalty = "wish-penalty-200" in variants
+        self._dog_bombs = "dog-can-be-bombed" in variants
         self._report = report
         self.trace = trace
         self._on_round = on_round
@@ -465,6 +470,8 @@ class Replay:
         )
         if self._step is not None:
             self._step.diagnostics.append(diag)
+        if code == "W001" and self._wish_penalty and rnd is not None and seat is not None:
+            rnd.penalty[(seat + 1) & 1] += 200  # variant wish-penalty-200 (rules 9)
         self._report(diag)
 
     def _who(self, seat: int) -> str:
@@ -810,7 +817,9 @@ class Replay:
             lead = True
             if seat != turn:
                 if combo is not None and combo.kind >= _FOUR:
-                    if rnd.after_dog:
+                    if rnd.after_dog and self._dog_bombs:
+                        pass  # variant dog-can-be-bombed (rules 9): played on the Dog
+                    elif rnd.after_dog:
                         bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be "
                                "played on the Dog, not even a bomb")
                     else:
@@ -1155,7 +1164,7 @@ class Replay:
             piles[last] = 0
             cards = [points(piles[0] | piles[2]), points(piles[1] | piles[3])]
             cards[(last + 1) & 1] += points(rnd.hands[last])  # its hand to the opponents
-        score = [cards[0] + calls[0], cards[1] + calls[1]]
+        score = [cards[0] + calls[0] + rnd.penalty[0], cards[1] + calls[1] + rnd.penalty[1]]
         rnd.score = score
         if game.totals is not None:
             game.totals = [game.totals[0] + score[0], game.totals[1] + score[1]]
