@@ -266,6 +266,7 @@ class _Round:
         "leader",
         "holding",
         "penalty",
+        "unreadable_exchange",
     )
 
     def __init__(self, number: int) -> None:
@@ -294,6 +295,7 @@ class _Round:
         self.leader = -1
         self.holding = 0b1111  # seats that still hold cards, as bits
         self.penalty = [0, 0]  # per team: points from the wish-penalty-200 variant
+        self.unreadable_exchange = False  # an exchange was skipped (L002/L003)
 
 
 class _Game:
@@ -430,9 +432,12 @@ class Replay:
         if rnd is not None and rnd.phase == _SKIPPED:
             return
         self._emit_at(game, rnd, code, message, seat, game_id=game_id)
-        if rnd is not None and (RULES[code].severity == "fatal" or (
-                kind in ("deal", "exchange") and rnd.phase < _PLAY)):
+        if rnd is None:
+            return
+        if RULES[code].severity == "fatal" or (kind == "deal" and rnd.phase < _PLAY):
             rnd.phase = Phase.SKIPPED
+        elif kind == "exchange" and rnd.phase == Phase.EXCHANGE:
+            rnd.unreadable_exchange = True
 
     def finish(self, last_line: int) -> None:
         """The file ended at ``last_line``: close rounds left open (L008) and games."""
@@ -719,7 +724,7 @@ class Replay:
             c = CARD_BY_TOKEN.get(token)
             if c is None:
                 self._emit("L003", f"exchange: {token!r} is not a card", seat)
-                self._skip_round()
+                rnd.unreadable_exchange = True
                 return
             to = int(key) if key in ("0", "1", "2", "3") else None
             if problem is not None:
@@ -768,6 +773,11 @@ class Replay:
         """Phase checks shared by play and pass (the caller checked the common case)."""
         if self._step is not None:
             self._step.skipped = True
+        if rnd is not None and rnd.phase == Phase.EXCHANGE and rnd.unreadable_exchange:
+            # play starts without the exchange that could not be read: the hands are
+            # unknown, so the rest of the round is skipped rather than reported as L007
+            rnd.phase = Phase.SKIPPED
+            return False
         if rnd is None or rnd.phase < _PLAY:
             self._out_of_sequence(rnd, what, seat)
             return False
