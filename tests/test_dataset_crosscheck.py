@@ -14,7 +14,7 @@ rule fixtures (skipped and incomplete rounds included).
 The independent counter follows rules.md and docs/rules.md's decisions where it
 has to (an unreadable deal skips its round, an unreadable exchange does when play
 starts without it; a ``call`` between the end of a Dragon trick and its
-``dragon_gift`` is G002), and is deliberately small:
+``dragon_gift`` is not G002's "next event"), and is deliberately small:
 it does not check combinations, only who holds which card and who played last.
 """
 
@@ -249,12 +249,8 @@ class _Independent:
                 else:
                     rd.hands = [set(h) for h in hands]
             return
-        if kind == "call":
+        if kind == "call":  # a call is no move on the table: no G002 (docs/rules.md)
             seat, call = ev["seat"], ev.get("call")
-            if rd.done and rd.trick and rd.trick[-1][1] == ["Dragon"]:
-                self._take(rd, rd.last_player)  # type: ignore[arg-type]
-            if rd.dragon and not rd.ended:  # G002: the call is the next event
-                self._gift(rd, (rd.dragon[0] + 1) % 4)
             if (call in ("tichu", "grand_tichu") and seat not in rd.calls and not rd.ended
                     and (len(rd.deals) == 1 if call == "grand_tichu"
                          else len(rd.deals) >= 2 and seat not in rd.played)):

@@ -44,3 +44,14 @@ def test_unreadable_deal_skips_the_round(tmp_path: Path) -> None:
     # L003 at the deal; the exchange's L002 later in the skipped round is not reported
     assert [(d.code, d.line) for d in check_file(log)] == [("L003", second_deal + 1)]
     assert _status(log) == ["skipped"]
+
+
+def test_a_call_between_the_dragon_trick_and_its_gift_is_not_g002(tmp_path: Path) -> None:
+    ok = FIXTURES / "G001_ok_dragon_to_opponent.jsonl"
+    lines = ok.read_text().splitlines(keepends=True)
+    gift = next(i for i, line in enumerate(lines) if '"dragon_gift"' in line)
+    late_call = '{"type":"call","game":"g1","seat":3,"call":"tichu"}\n'
+    log = tmp_path / "call-before-gift.jsonl"
+    log.write_text("".join(lines[:gift] + [late_call] + lines[gift:]))
+    codes = [d.code for d in check_file(log)]
+    assert "G002" not in codes and "G003" not in codes

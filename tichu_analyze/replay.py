@@ -24,6 +24,8 @@ Decisions where rules.md leaves room (also in docs/rules.md):
   non-bomb by another seat is a lead out of turn (P003). On a Dragon's trick,
   which is given before the next lead, any other seat's bomb continues the
   trick (G002: "a bomb on it by another seat").
+* A ``call`` between the end of a Dragon's trick and its gift is not "the next
+  event" of G002: calls may come at any moment, they are no move on the table.
 * A pass out of turn (P003) still counts as that seat's pass.
 * A ``P002``/``P007`` play counts as a pass for ending the trick; its cards
   join the trick in progress.
@@ -1090,8 +1092,12 @@ class Replay:
     # ------------------------------------------------------------ the Dragon
 
     def _check_dragon_gift_due(self, game: _Game, rnd: _Round, ev: Event) -> None:
-        """G002 when a Dragon trick is over and ``ev`` is neither its gift nor a bomb on it."""
-        if type(ev) is DragonGift:
+        """G002 when a Dragon trick is over and ``ev`` is neither its gift nor a bomb on it.
+
+        A Tichu call is no move on the table (a seat may call while others play,
+        log-format ``call``), so it does not count as "the next event" here.
+        """
+        if type(ev) is DragonGift or type(ev) is Call:
             return
         if rnd.dragon_due:
             self._missing_gift(game, rnd)
