@@ -65,6 +65,12 @@ def _main(
     """Replay and check Tichu game logs."""
 
 
+PageOutputOption = Annotated[
+    Path | None,
+    typer.Option("--output", "-o", help="The file to write (required for html; text goes to "
+                 "standard output without it).", show_default=False),
+]
+
 VariantOption = Annotated[
     list[str] | None,
     typer.Option("--variant", help="Apply a house rule of rules.md section 9 (repeatable): "
@@ -409,11 +415,7 @@ def report(
         Path, typer.Argument(help="A dataset directory written by 'tichu-analyze ingest'.",
                              show_default=False),
     ],
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="The file to write (required for "
-                                  "html; text goes to standard output without it).",
-                                  show_default=False),
-    ] = None,
+    output: PageOutputOption = None,
     output_format: Annotated[
         ReportFormat, typer.Option("--format", "-f", help="html: one self-contained page with "
                                    "tables and plots; text: the tables, for a terminal."),
@@ -483,11 +485,7 @@ def replay(
                                    "page with the cards drawn, the hands beside each trick and "
                                    "a navigation by trick."),
     ] = ReplayFormat.TEXT,
-    output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="The file to write (required for "
-                                  "html; text goes to standard output without it).",
-                                  show_default=False),
-    ] = None,
+    output: PageOutputOption = None,
     hands: Annotated[
         bool, typer.Option("--hands", help="text: also list the hands at the start of every "
                            "trick."),
