@@ -55,3 +55,16 @@ def test_a_call_between_the_dragon_trick_and_its_gift_is_not_g002(tmp_path: Path
     log.write_text("".join(lines[:gift] + [late_call] + lines[gift:]))
     codes = [d.code for d in check_file(log)]
     assert "G002" not in codes and "G003" not in codes
+
+
+def test_a_missing_deal_gives_one_l007_and_skips_the_round(tmp_path: Path) -> None:
+    lines = GIVE_NOT_OBJECT.read_text().splitlines(keepends=True)
+    second_deal = [i for i, line in enumerate(lines) if '"type":"deal"' in line][1]
+    log = tmp_path / "no-second-deal.jsonl"
+    log.write_text("".join(lines[:second_deal] + lines[second_deal + 1:]))
+    found = check_file(log)
+    # the malformed exchange now at the deal's place is L002 as before; the next event,
+    # the first that needs the cards, is L007, and nothing after it is reported
+    assert [(d.code, d.line) for d in found] == [("L002", second_deal + 1),
+                                                 ("L007", second_deal + 2)]
+    assert _status(log) == ["skipped"]

@@ -615,7 +615,9 @@ class Replay:
             m |= b
         return m
 
-    def _out_of_sequence(self, rnd: _Round | None, what: str, seat: int | None = None) -> None:
+    def _out_of_sequence(self, rnd: _Round | None, what: str, seat: int | None = None,
+                         needs_cards: bool = False) -> None:
+        """L007. ``needs_cards``: the event needs the dealt hands (exchange, play, pass)."""
         where = {
             None: "before the first round_start",
             Phase.DEAL: "before the first deal",
@@ -624,6 +626,13 @@ class Replay:
             Phase.PLAY: "during play",
             Phase.OVER: "after the round ended",
         }[rnd.phase if rnd is not None else None]
+        if needs_cards and rnd is not None and rnd.phase in (Phase.DEAL, Phase.GRAND):
+            # a deal is missing: the hands are unknown, so one L007 and the rest of the
+            # round is skipped instead of one L007 per event (docs/rules.md, decisions)
+            self._emit("L007", f"{what} is not allowed {where}; without the deal the rest of "
+                       "the round is not checked", seat)
+            rnd.phase = Phase.SKIPPED
+            return
         self._emit("L007", f"{what} is not allowed {where}", seat)
 
     def _deal(self, game: _Game, rnd: _Round | None, ev: Deal) -> None:
@@ -714,7 +723,7 @@ class Replay:
     def _exchange(self, game: _Game, rnd: _Round | None, ev: Exchange) -> None:
         seat = ev.seat
         if rnd is None or rnd.phase != Phase.EXCHANGE:
-            self._out_of_sequence(rnd, "an exchange", seat)
+            self._out_of_sequence(rnd, "an exchange", seat, needs_cards=True)
             return
         if rnd.exchanges[seat] is not None:
             self._emit("X002", f"{self._who(seat)} already exchanged this round", seat)
@@ -781,7 +790,7 @@ class Replay:
             rnd.phase = Phase.SKIPPED
             return False
         if rnd is None or rnd.phase < _PLAY:
-            self._out_of_sequence(rnd, what, seat)
+            self._out_of_sequence(rnd, what, seat, needs_cards=True)
             return False
         if rnd.phase == _OVER:
             self._emit("P009", f"{self._who(seat)}: {what} after the round ended", seat)
