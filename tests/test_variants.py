@@ -6,7 +6,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from tichu_analyze.cards import CARD_BY_TOKEN, mask_of
 from tichu_analyze.cli import app
+from tichu_analyze.combos import Kind, beats, classify
 from tichu_analyze.logfile import check_file, replay_file
 from tichu_analyze.replay import RoundRecord
 
@@ -47,12 +49,41 @@ def test_dog_can_be_bombed_removes_only_b003() -> None:
 
 
 def test_unknown_variant_is_a_usage_error() -> None:
-    result = CliRunner().invoke(app, ["check", "--variant", "phoenix-in-bombs", str(WISH)])
+    result = CliRunner().invoke(app, ["check", "--variant", "phoenix-bombs", str(WISH)])
     assert result.exit_code == 2
-    assert "not implemented" in result.stderr
+    assert "unknown variant 'phoenix-bombs'" in result.stderr
+    assert "phoenix-in-bombs" in result.stderr  # the message lists the variants
 
 
-def test_variant_on_the_command_line() -> None:
-    result = CliRunner().invoke(app, ["check", "--variant", "wish-penalty-200", "-q", str(WISH)])
-    assert result.exit_code == 1
-    assert "S002" in result.stdout and "W001" in result.stdout
+def _m(text: str) -> int:
+    return mask_of(CARD_BY_TOKEN[t] for t in text.split())
+
+
+def test_phoenix_in_bombs_only_by_house_rule() -> None:
+    four = _m("7j 7s 7p Phoenix")
+    assert classify(four) is None
+    bomb = classify(four, phoenix_bombs=True)
+    assert bomb is not None and (bomb.kind, bomb.rank, bomb.phoenix) == (
+        Kind.FOUR_OF_A_KIND, 7, 7)
+    run = _m("3p 4p 5p 6p Phoenix")
+    plain = classify(run)
+    assert plain is not None and plain.kind == Kind.STRAIGHT
+    flush = classify(run, phoenix_bombs=True)
+    assert flush is not None and (flush.kind, flush.rank, flush.length) == (
+        Kind.STRAIGHT_FLUSH, 7, 5)
+    mixed = classify(_m("3p 4s 5p 6p Phoenix"), phoenix_bombs=True)
+    assert mixed is not None and mixed.kind == Kind.STRAIGHT
+    # the Phoenix four of a kind beats a real lower one and loses to a straight flush
+    assert beats(bomb, classify(_m("5j 5s 5p 5r")))  # type: ignore[arg-type]
+    assert beats(flush, bomb)
+
+
+def test_phoenix_in_bombs_in_the_engine() -> None:
+    # seat 1 plays 6j 7j Phoenix 9j 10j: a straight by the publisher's rules, a straight
+    # flush (a bomb) by the house rule, so what may follow it changes
+    log = RULES_FIXTURES / "W001_phoenix_standin_does_not_fulfil.jsonl"
+    plain = check_file(log)
+    assert not any("straight flush 6 to 10" in d.message for d in plain)
+    variant = check_file(log, frozenset({"phoenix-in-bombs"}))
+    assert any("bomb: straight flush 6 to 10 in Jade" in d.message for d in variant)
+    assert [d.code for d in variant if d.code == "P004"] == ["P004"]  # a straight on it

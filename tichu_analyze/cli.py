@@ -75,8 +75,9 @@ VariantOption = Annotated[
     list[str] | None,
     typer.Option("--variant", help="Apply a house rule of rules.md section 9 (repeatable): "
                  "wish-penalty-200 (a wish violation gives the other team 200 points), "
-                 "dog-can-be-bombed (a bomb may be played on the Dog). The publisher's rules "
-                 "apply otherwise.", show_default=False),
+                 "dog-can-be-bombed (a bomb may be played on the Dog), phoenix-in-bombs (the "
+                 "Phoenix may complete a bomb). The publisher's rules apply otherwise.",
+                 show_default=False),
 ]
 
 

@@ -137,8 +137,16 @@ def _take(hand: Mask, rank: int, k: int) -> Mask:
 # --- classify ---------------------------------------------------------------
 
 
-def classify(cards: Mask, phoenix: int | None = None, top: Combo | None = None) -> Combo | None:
+def classify(
+    cards: Mask,
+    phoenix: int | None = None,
+    top: Combo | None = None,
+    phoenix_bombs: bool = False,
+) -> Combo | None:
     """The combination ``cards`` form (rules.md section 3), or None.
+
+    ``phoenix_bombs``: the house rule ``phoenix-in-bombs`` (rules.md section 9),
+    under which the Phoenix may complete a four of a kind or a straight flush.
 
     ``phoenix``: the rank 2..14 the Phoenix stands for in a multi-card play
     (the log's field); if the cards read that way form no combination, the
@@ -170,13 +178,13 @@ def classify(cards: Mask, phoenix: int | None = None, top: Combo | None = None) 
     if phoenix is not None:
         if not 2 <= phoenix <= ACE:
             return None  # never the Mahjong's 1, never above A (rules.md 3)
-        return _read_with_phoenix(cards, n, counts, present, phoenix)
+        return _read_with_phoenix(cards, n, counts, present, phoenix, phoenix_bombs)
     # Highest reading: the stand-in is a rank present (pair, triple, full house,
     # stairs) or next to one (a straight's gap or end); try from the top down.
     candidates = (present | present << 1 | present >> 1) & _RANKS_2_TO_A
     while candidates:
         p = candidates.bit_length() - 1
-        combo = _read_with_phoenix(cards, n, counts, present, p)
+        combo = _read_with_phoenix(cards, n, counts, present, p, phoenix_bombs)
         if combo is not None:
             return combo
         candidates ^= 1 << p
@@ -192,17 +200,25 @@ def _single(card: Mask, top: Combo | None) -> Combo:
 
 
 def _read_with_phoenix(
-    cards: Mask, n: int, counts: list[int], present: int, p: int
+    cards: Mask, n: int, counts: list[int], present: int, p: int, phoenix_bombs: bool = False
 ) -> Combo | None:
     counts[p] += 1
     try:
-        return _read(cards, n, counts, present | 1 << p, p)
+        return _read(cards, n, counts, present | 1 << p, p, phoenix_bombs)
     finally:
         counts[p] -= 1
 
 
-def _read(cards: Mask, n: int, counts: list[int], present: int, p: int | None) -> Combo | None:
+def _read(
+    cards: Mask,
+    n: int,
+    counts: list[int],
+    present: int,
+    p: int | None,
+    phoenix_bombs: bool = False,
+) -> Combo | None:
     """Classify by rank counts (the Phoenix, if any, already counted at rank ``p``)."""
+    bomb_ok = p is None or phoenix_bombs  # never the Phoenix in a bomb, but by house rule
     distinct = present.bit_count()
     low = (present & -present).bit_length() - 1
     high = present.bit_length() - 1
@@ -213,16 +229,17 @@ def _read(cards: Mask, n: int, counts: list[int], present: int, p: int | None) -
             return Combo(Kind.PAIR, low, 2, cards, p)
         if n == 3:
             return Combo(Kind.TRIPLE, low, 3, cards, p)
-        if n == 4 and p is None:  # never the Phoenix in a bomb
-            return Combo(Kind.FOUR_OF_A_KIND, low, 4, cards)
+        if n == 4 and bomb_ok:
+            return Combo(Kind.FOUR_OF_A_KIND, low, 4, cards, p)
         return None
     run = present >> low
     consecutive = run & (run + 1) == 0
     if distinct == n:
         if n < _MIN_STRAIGHT or not consecutive:
             return None
-        if p is None and low >= 2 and any(not cards & ~suit for suit in SUIT_MASK):
-            return Combo(Kind.STRAIGHT_FLUSH, high, n, cards)
+        real = cards & ~_PHOENIX_BIT
+        if bomb_ok and low >= 2 and any(not real & ~suit for suit in SUIT_MASK):
+            return Combo(Kind.STRAIGHT_FLUSH, high, n, cards, p)
         return Combo(Kind.STRAIGHT, high, n, cards, p)
     if n == 5 and distinct == 2:
         if counts[high] == 3:

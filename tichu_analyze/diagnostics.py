@@ -128,9 +128,10 @@ RULES: dict[str, Rule] = {
 VARIANTS: dict[str, str] = {
     "wish-penalty-200": "a violation of the wish (W001) gives the other team 200 points",
     "dog-can-be-bombed": "a bomb may be played on the Dog (no B003)",
+    "phoenix-in-bombs": "the Phoenix may complete a four of a kind or a straight flush",
 }
 """House rules (rules.md section 9) that can be selected by name; never applied
-unless asked for. ``phoenix-in-bombs`` is not implemented."""
+unless asked for."""
 
 
 def check_variants(names: list[str] | None) -> frozenset[str]:
@@ -139,8 +140,7 @@ def check_variants(names: list[str] | None) -> frozenset[str]:
     unknown = sorted(chosen - set(VARIANTS))
     if unknown:
         known = ", ".join(VARIANTS)
-        raise ValueError(f"unknown variant {unknown[0]!r} (variants: {known}; "
-                         "phoenix-in-bombs is not implemented)")
+        raise ValueError(f"unknown variant {unknown[0]!r} (variants: {known})")
     return chosen
 
 

@@ -225,11 +225,12 @@ def _mask_of_tokens(tokens: list[str]) -> int | None:
     return mask
 
 
-def _classify(mask: int, phoenix: int | None, top: Combo | None) -> Combo | None:
+def _classify(mask: int, phoenix: int | None, top: Combo | None,
+              phoenix_bombs: bool = False) -> Combo | None:
     """``combos.classify`` with a bounded memo for plays without the Phoenix, whose
     combination depends on the cards alone."""
     if mask & _PHOENIX_BIT:
-        return classify(mask, phoenix, top)
+        return classify(mask, phoenix, top, phoenix_bombs)
     try:
         return _MEMO[mask]
     except KeyError:
@@ -342,6 +343,7 @@ class Replay:
         self.file = file
         self._wish_penalty = "wish-penalty-200" in variants
         self._dog_bombs = "dog-can-be-bombed" in variants
+        self._phoenix_bombs = "phoenix-in-bombs" in variants
         self._report = report
         self.trace = trace
         self._on_round = on_round
@@ -834,7 +836,7 @@ class Replay:
         lead = False
         bad: tuple[str, str] | None = None  # (code, message) of the play's legality
         if top is None:
-            combo = _classify(mask, phoenix, None)
+            combo = _classify(mask, phoenix, None, self._phoenix_bombs)
             lead = True
             if seat != turn:
                 if combo is not None and combo.kind >= _FOUR:
@@ -849,7 +851,7 @@ class Replay:
                 else:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(turn)} is to lead")
         elif rnd.closing:
-            combo = _classify(mask, phoenix, top)
+            combo = _classify(mask, phoenix, top, self._phoenix_bombs)
             leader = self._entitled_leader(rnd)
             # rules 2.4, 4.3: another seat's bomb continues the trick; the seat due to
             # lead leads (a Dragon's trick is given before that lead, so there any
@@ -859,12 +861,12 @@ class Replay:
             if not bomb_on_trick:
                 lead = True
                 if mask & _PHOENIX_BIT:
-                    combo = classify(mask, phoenix, None)
+                    combo = classify(mask, phoenix, None, self._phoenix_bombs)
                 if seat != leader:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(leader)} won the "
                            "trick and is to lead")
         else:
-            combo = _classify(mask, phoenix, top)
+            combo = _classify(mask, phoenix, top, self._phoenix_bombs)
             if seat != turn and (combo is None or combo.kind < _FOUR):
                 bad = ("P003", f"{self._who(seat)} plays, but it is {self._who(turn)}'s turn")
 
@@ -1118,7 +1120,7 @@ class Replay:
                 if c is None:
                     return
                 mask |= BIT[c]
-            combo = classify(mask, None, None)
+            combo = classify(mask, None, None, self._phoenix_bombs)
             if combo is not None and combo.kind >= _FOUR:
                 return
         self._missing_gift(game, rnd)
