@@ -131,16 +131,6 @@ def cards_of(mask: Mask) -> list[Card]:
     return list(iter_cards(mask))
 
 
-def count(mask: Mask) -> int:
-    """Number of cards in ``mask``."""
-    return mask.bit_count()
-
-
-def rank_count(mask: Mask, rank: int) -> int:
-    """How many cards of ``rank`` (0..14) ``mask`` holds."""
-    return (mask & RANK_MASK[rank]).bit_count()
-
-
 def tokens_of(mask: Mask) -> list[str]:
     """Log tokens of the cards in ``mask``, in rank order."""
     return [TOKENS[c] for c in iter_cards(mask)]

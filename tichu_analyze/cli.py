@@ -7,6 +7,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -388,19 +389,28 @@ def plot(
 
     from .plots import plot as draw
     from .plots import save
-    from .stats import Dataset, DatasetError
+    from .stats import Dataset
 
     if output.suffix.lower() not in (".png", ".svg"):
         raise fail(f"{output}: the plot file must end in .png or .svg")
     if game is not None and kind is not PlotKind.SCORE:
         raise fail("--game only applies to --kind score")
-    try:
+    with _reading_dataset(output):
         save(draw(Dataset.load(dataset), kind, player=player, game=game), output)
+    err.print(f"wrote {output}", highlight=False, markup=False)
+
+
+@contextmanager
+def _reading_dataset(output: Path | None) -> Iterator[None]:
+    """A bad dataset, or a file that cannot be written, as a one-line error (exit 2)."""
+    from .stats import DatasetError
+
+    try:
+        yield
     except DatasetError as e:
         raise fail(str(e)) from None
     except OSError as e:
         raise fail(f"{output}: cannot write: {e}") from None
-    err.print(f"wrote {output}", highlight=False, markup=False)
 
 
 class ReportFormat(StrEnum):
@@ -432,11 +442,11 @@ def report(
     """
 
     from .report import print_text, write_html
-    from .stats import Dataset, DatasetError
+    from .stats import Dataset
 
     if output_format is ReportFormat.HTML and output is None:
         raise fail("the html report needs --output FILE.html (or use --format text)")
-    try:
+    with _reading_dataset(output):
         ds = Dataset.load(dataset)
         if output_format is ReportFormat.HTML:
             assert output is not None
@@ -446,10 +456,6 @@ def report(
         else:
             with open(output, "w", encoding="utf-8") as f:
                 print_text(ds, Console(file=f, width=160, no_color=True), player)
-    except DatasetError as e:
-        raise fail(str(e)) from None
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 

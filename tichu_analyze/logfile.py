@@ -15,7 +15,7 @@ import io
 import json
 import os
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -64,10 +64,6 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
         else:
             raise LogError(f"{p}: no such file or directory")
     return found
-
-
-def _open_binary(path: Path) -> IO[bytes]:
-    return _decompressed(path, open(path, "rb"))  # noqa: SIM115 - closed with the wrapper
 
 
 def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
@@ -274,26 +270,6 @@ def tch_game_id(path: Path) -> str:
     """The game id of a ``.tch`` file: its name without the extension."""
     name = path.name
     return name[:-4] if name.endswith(".tch") else name
-
-
-def iter_events(path: Path) -> Iterator[tuple[int, Event]]:
-    """The well-formed events of a file with their line numbers (no rule checks)."""
-    if is_tch(path):
-        from .bsw import Unreadable, read_tch
-
-        for line, item in read_tch(path.read_bytes(), tch_game_id(path)):
-            if not isinstance(item, Unreadable):
-                try:
-                    yield line, _decoder.decode(_encoder.encode(item))
-                except msgspec.ValidationError:
-                    continue
-        return
-    with _open_binary(path) as f:
-        for n, raw in enumerate(f, 1):
-            try:
-                yield n, _decoder.decode(raw)
-            except msgspec.DecodeError:
-                continue
 
 
 def check_file(path: str | os.PathLike[str],
