@@ -36,7 +36,10 @@ def test_manifest_shape() -> None:
     files = [c["file"] for c in CASES]
     assert len(files) == len(set(files)), "a file is listed twice"
     for c in CASES:
-        assert set(c) == {"file", "about", "expect"}, c["file"]
+        assert {"file", "about", "expect"} <= set(c), c["file"]
+        assert set(c) <= {"file", "about", "expect", "variants", "pending"}, c["file"]
+        assert all(isinstance(v, str) for v in c.get("variants", [])), c["file"]
+        assert isinstance(c.get("pending", ""), str), c["file"]
         assert c["file"].endswith(".jsonl") and "/" not in c["file"]
         assert isinstance(c["about"], str) and c["about"].strip()
         for e in c["expect"]:

@@ -19,9 +19,18 @@ HERE = Path(__file__).parent / "fixtures" / "rules"
 CASES = json.loads((HERE / "cases.json").read_text()) if (HERE / "cases.json").exists() else []
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
+def _param(case: dict) -> object:
+    """A case, marked xfail (strict) while its ``pending`` engine work is open."""
+    marks = []
+    if case.get("pending"):
+        reason = f"{case['pending']} not implemented yet"
+        marks.append(pytest.mark.xfail(strict=True, reason=reason))
+    return pytest.param(case, id=case["file"], marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_fixture(case: dict) -> None:
-    found = check_file(HERE / case["file"])
+    found = check_file(HERE / case["file"], frozenset(case.get("variants", ())))
     got = Counter((d.code, d.line) for d in found)
     want = Counter((e["code"], e["line"]) for e in case["expect"])
     detail = "\n".join(f"  {d.line}: {d.code} {d.message}" for d in found)
