@@ -7,12 +7,12 @@ engine-driven test that replays them is tests/test_rules_fixtures.py.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
+from fixture_cases import assert_builder_reproduces
 
 TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures" / "rules"
@@ -94,12 +94,4 @@ def test_every_code_has_a_triggering_and_a_near_miss_file() -> None:
 
 
 def test_builder_reproduces_the_committed_fixtures(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("build_cases", BUILDER)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.build(tmp_path)
-    built = sorted(p.name for p in tmp_path.iterdir())
-    committed = sorted(p.name for p in FIXTURES.iterdir() if p.suffix in (".jsonl", ".json"))
-    assert built == committed
-    for name in built:
-        assert (tmp_path / name).read_bytes() == (FIXTURES / name).read_bytes(), name
+    assert_builder_reproduces(BUILDER, FIXTURES, tmp_path)

@@ -6,35 +6,20 @@ case by case, independently of the engine; see tests/fixtures/rules/README.md.
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from pathlib import Path
 
 import pytest
+from fixture_cases import assert_case, case_params, load_cases
 
 from tichu_analyze.diagnostics import RULES
-from tichu_analyze.logfile import check_file
 
 HERE = Path(__file__).parent / "fixtures" / "rules"
-CASES = json.loads((HERE / "cases.json").read_text()) if (HERE / "cases.json").exists() else []
+CASES = load_cases(HERE)
 
 
-def _param(case: dict) -> object:
-    """A case, marked xfail (strict) while its ``pending`` engine work is open."""
-    marks = []
-    if case.get("pending"):
-        reason = f"{case['pending']} not implemented yet"
-        marks.append(pytest.mark.xfail(strict=True, reason=reason))
-    return pytest.param(case, id=case["file"], marks=marks)
-
-
-@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+@pytest.mark.parametrize("case", case_params(CASES))
 def test_fixture(case: dict) -> None:
-    found = check_file(HERE / case["file"], frozenset(case.get("variants", ())))
-    got = Counter((d.code, d.line) for d in found)
-    want = Counter((e["code"], e["line"]) for e in case["expect"])
-    detail = "\n".join(f"  {d.line}: {d.code} {d.message}" for d in found)
-    assert got == want, f"{case['about']}\nfound:\n{detail}"
+    assert_case(HERE, case)
 
 
 def test_every_code_has_a_failing_and_a_passing_fixture() -> None:
