@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -10,21 +11,122 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer import _click as click
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from . import __version__
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .logfile import LogError, find_logs
-from .output import Format, as_github, as_json, as_sarif, as_text
+from .output import (
+    Format,
+    as_full,
+    as_github,
+    as_json,
+    as_sarif,
+    as_statistics,
+    as_statistics_json,
+    as_text,
+    as_text_colour,
+)
 from .plots import PLOT_HELP, PlotKind
 
-app = typer.Typer(
+if TYPE_CHECKING:
+    from .config import Settings
+
+def _plain_help(text: str | None) -> str | None:
+    """A docstring's paragraphs each on one line: the help is wrapped to the terminal's
+    width, never broken where the source line ended."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+class _Argument(TyperArgument):
+    """An argument shown as ``PATH...`` in the help, without a Python type."""
+
+    @property
+    def display_name_raw(self) -> str:
+        return self.metavar or (self.name or "").upper()
+
+    def _label(self) -> str:
+        name = self.display_name_raw
+        return name if self.metavar or self.nargs == 1 else name + "..."
+
+    def display_type_rich(self, ctx: click.Context) -> str | None:
+        return None
+
+    def _rich_display_name(self) -> str:
+        return self._label()
+
+    def _usage_display_name(self) -> str:
+        return self._label() if self.required else f"[{self._label()}]"
+
+
+_PLACEHOLDERS = {"bool": None, "int": "N", "int range": "N", "str": "TEXT", "path": "PATH",
+                 "Path": "PATH", "float": "NUMBER"}
+
+
+class _Option(TyperOption):
+    """An option shown with a placeholder (``FILE``, ``N``, ``text|json``), not a Python type;
+    a flag with none."""
+
+    def display_type_rich(self, ctx: click.Context) -> str | None:
+        if self.metavar is not None:
+            return self.metavar
+        if self.is_flag:
+            return None
+        label = self.display_type(ctx)[1:-1]
+        if label.startswith("list[") and label.endswith("]"):
+            label = label[5:-1]
+        return _PLACEHOLDERS.get(label, label)
+
+    def _get_number_range_help_str(self) -> str | None:
+        return None  # the help text says the range in words
+
+
+def _plain_params(params: list[click.Parameter]) -> list[click.Parameter]:
+    for p in params:
+        if type(p) is TyperArgument:
+            p.__class__ = _Argument
+        elif type(p) is TyperOption:
+            p.__class__ = _Option
+    return params
+
+
+class _Command(TyperCommand):
+    """A command whose help reads as prose with placeholders (see :func:`_plain_help`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = _plain_help(self.help)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        return _plain_params(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        return _plain_params(super().get_params(ctx))
+
+
+class _App(typer.Typer):
+    """Every command made with :class:`_Command`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("cls", _Command)
+        return super().command(*args, **kwargs)
+
+
+app = _App(
     name="tichu-analyze",
+    cls=_Group,
     help=(
         "Replay recorded Tichu games, check every move against the rules, and turn the "
         "games into per-player datasets and reports.\n\n"
@@ -69,7 +171,7 @@ def _main(
 PageOutputOption = Annotated[
     Path | None,
     typer.Option("--output", "-o", help="The file to write (required for html; text goes to "
-                 "standard output without it).", show_default=False),
+                 "standard output without it).", show_default=False, metavar="FILE"),
 ]
 
 VariantOption = Annotated[
@@ -78,7 +180,7 @@ VariantOption = Annotated[
                  "wish-penalty-200 (a wish violation gives the other team 200 points), "
                  "dog-can-be-bombed (a bomb may be played on the Dog), phoenix-in-bombs (the "
                  "Phoenix may complete a bomb). The publisher's rules apply otherwise.",
-                 show_default=False),
+                 show_default=False, metavar="NAME"),
 ]
 
 
@@ -98,49 +200,179 @@ def _codes_option(values: list[str] | None, option: str) -> list[str]:
     return prefixes
 
 
+class Colour(StrEnum):
+    """When ``--color`` colours text output."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+ColourOption = Annotated[
+    Colour,
+    typer.Option("--color", help="Colour the text output: auto (on a terminal, unless NO_COLOR "
+                 "is set), always or never.", metavar="WHEN"),
+]
+
+
+def _use_colour(choice: Colour, stream: TextIO) -> bool:
+    """Whether text written to ``stream`` is coloured (NO_COLOR: https://no-color.org)."""
+    if choice is Colour.AUTO:
+        return not os.environ.get("NO_COLOR") and stream.isatty()
+    return choice is Colour.ALWAYS
+
+
+class _OutputClosed(Exception):
+    """Standard output was closed by its reader (``check ... | head -1``): a quiet stop.
+
+    Not an OSError, so that the reader of a log does not take it for its own."""
+
+
+def _quiet_stop() -> None:
+    """After a closed standard output: send what is left to /dev/null, so that Python
+    reports no broken pipe when it flushes at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _cannot_write(path: Path | None, e: OSError) -> typer.Exit:
+    """``PATH: cannot write: REASON`` naming the path the user gave (not a temporary one)."""
+    return fail(f"{path}: cannot write: {e.strerror or e}")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def _settings(paths: list[Path], config: Path | None, isolated: bool) -> Settings:
+    """The configuration in force: --config FILE, else the one found above the first path."""
+    from .config import ConfigError, find_config, load_settings
+
+    try:
+        if isolated:
+            found = None
+        elif config is not None:
+            if not config.is_file():
+                raise fail(f"{config}: no such configuration file")
+            found = config
+        else:
+            found = find_config(paths[0] if paths else Path.cwd())
+        return load_settings(found)
+    except ConfigError as e:
+        raise fail(str(e)) from None
+
+
 @app.command()
 def check(
     paths: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
                        ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
-    ],
+    ] = None,
     output_format: Annotated[
-        Format,
-        typer.Option("--format", "-f", help="text: one line per diagnostic; json: JSON lines; "
-                     "sarif: SARIF 2.1.0; github: GitHub Actions annotations."),
-    ] = Format.TEXT,
+        Format | None,
+        typer.Option("--output-format", "--format", "-f", help="text: one line per "
+                     "diagnostic; full: also the offending event line and the one before it; "
+                     "json: JSON lines; sarif: SARIF 2.1.0; github: GitHub Actions annotations "
+                     "(default: text).", show_default=False, metavar="FORMAT",
+                     rich_help_panel="Output"),
+    ] = None,
     select: Annotated[
         list[str] | None,
         typer.Option("--select", "-s", help="Only report codes starting with these prefixes "
-                     "(repeat or comma-separate: W,G001).", show_default=False),
+                     "(repeat or comma-separate: W,G001).", show_default=False, metavar="CODE",
+                     rich_help_panel="Rules"),
     ] = None,
     ignore: Annotated[
         list[str] | None,
         typer.Option("--ignore", "-i", help="Do not report codes starting with these prefixes.",
-                     show_default=False),
+                     show_default=False, metavar="CODE", rich_help_panel="Rules"),
     ] = None,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="Write the diagnostics to this file instead of "
-                     "standard output.", show_default=False),
+                     "standard output.", show_default=False, metavar="FILE",
+                     rich_help_panel="Output"),
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=0, help="Worker processes for many files "
-                          "(0: one per CPU core). Output stays in file order.")
-    ] = 1,
+        int | None, typer.Option("--jobs", "-j", min=0, help="Worker processes for many files "
+                                 "(0: one per CPU core). Output stays in file order "
+                                 "(default: 1).", show_default=False, metavar="N")
+    ] = None,
     variant: VariantOption = None,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Print the number of diagnostics per code "
+                           "instead of the diagnostics (json with --format json).",
+                           rich_help_panel="Output")
+    ] = False,
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Exit 0 even when errors were found (2 still "
+                           "means a file or an argument could not be used).",
+                           rich_help_panel="Output")
+    ] = False,
+    color: ColourOption = Colour.AUTO,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="Report only findings that are not in this baseline "
+                     "(written by --write-baseline), and say how many matched it.",
+                     show_default=False, metavar="FILE", rich_help_panel="Baseline"),
+    ] = None,
+    write_baseline: Annotated[
+        Path | None,
+        typer.Option("--write-baseline", help="Record every finding in this baseline file "
+                     "instead of reporting them (exit 0 unless a file could not be read).",
+                     show_default=False, metavar="FILE", rich_help_panel="Baseline"),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="Read the settings from this file (pyproject.toml or "
+                     "tichu-analyze.toml) instead of the one found above the first PATH.",
+                     show_default=False, metavar="FILE", rich_help_panel="Configuration"),
+    ] = None,
+    isolated: Annotated[
+        bool, typer.Option("--isolated", help="Ignore every configuration file.",
+                           rich_help_panel="Configuration")
+    ] = False,
+    show_settings: Annotated[
+        bool, typer.Option("--show-settings", help="Print the settings in force and where "
+                           "each comes from, then exit.", rich_help_panel="Configuration")
+    ] = False,
 ) -> None:
     """Check every move of the logs against the rules and report each violation.
 
-    Exit status: 0 when nothing worse than a warning was found, 1 when an error
-    or fatal diagnostic was found, 2 when the arguments or a file could not be used.
+    Settings come from \\[tool.tichu-analyze] in pyproject.toml or from tichu-analyze.toml,
+    found by walking up from the first PATH; options given here override them.
+
+    Exit status: 0 when nothing worse than a warning was found, 1 when an error or fatal
+    diagnostic was found, 2 when the arguments, the configuration or a file could not be used.
     """
-    keep = select_codes(None, _codes_option(select, "--select"), _codes_option(ignore, "--ignore"))
-    variants = _variants(variant)
+    from .baseline import Baseline, BaselineError, source_lines
+    from .baseline import write_baseline as save_baseline
+
+    paths = paths or []
+    settings = _settings(paths, config, isolated)
+    settings.override("select", _codes_option(select, "--select") if select else None)
+    settings.override("ignore", _codes_option(ignore, "--ignore") if ignore else None)
+    settings.override("variants", list(variant) if variant else None)
+    settings.override("format", str(output_format) if output_format is not None else None)
+    settings.override("jobs", jobs)
+    if show_settings:
+        print("\n".join(settings.describe()))
+        raise typer.Exit(0)
+    if not paths:
+        raise fail("give the log files or directories to check (tichu-analyze check PATH...)")
+    if baseline is not None and write_baseline is not None:
+        raise fail("--baseline and --write-baseline cannot be used together")
+    fmt = Format(settings.format)
+    keep = select_codes(None, settings.select, settings.ignore)
+    variants = _variants(settings.variants)
+    try:
+        known = Baseline.load(baseline) if baseline is not None else None
+    except BaselineError as e:
+        raise fail(str(e)) from None
     try:
         files = find_logs(paths)
     except LogError as e:
@@ -153,35 +385,74 @@ def check(
     try:
         out = open(partial, "w", encoding="utf-8") if partial else sys.stdout  # noqa: SIM115
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+        raise _cannot_write(output, e) from None
+    colour = _use_colour(color, out)
+    if color is Colour.NEVER:
+        err.no_color = True
     complete = False
     kept: list[Diagnostic] = []
+    recorded: list[tuple[Diagnostic, bytes | None]] = []
     counts: Counter[str] = Counter()
     worst = 0
-    stream = {Format.TEXT: as_text, Format.JSON: as_json, Format.GITHUB: as_github}.get(
-        output_format
-    )
+    stream = {Format.TEXT: as_text_colour if colour else as_text, Format.JSON: as_json,
+              Format.GITHUB: as_github}.get(fmt)
+    needs_source = fmt is Format.FULL or known is not None or write_baseline is not None
+    pending: list[Diagnostic] = []
+    ignored_in: dict[str, frozenset[str]] = {}
 
-    def report(d: Diagnostic) -> None:
+    def emit(d: Diagnostic, before: bytes | None = None, at: bytes | None = None) -> None:
         nonlocal worst
-        if d.code not in keep:
-            return
         counts[d.code] += 1
         if d.severity != "warning":
             worst = 1
-        if stream is not None:
-            out.write(stream(d) + "\n")
+        if statistics:
+            return
+        try:
+            if fmt is Format.FULL:
+                out.write(as_full(d, before, at, colour))
+            elif stream is not None:
+                out.write(stream(d) + "\n")
+            else:
+                kept.append(d)
+        except BrokenPipeError:
+            raise _OutputClosed() from None
+
+    def report(d: Diagnostic) -> None:
+        if d.code not in keep:
+            return
+        if settings.per_path_ignores:
+            skip = ignored_in.get(d.file)
+            if skip is None:
+                skip = ignored_in[d.file] = settings.ignored_in(d.file)
+            if any(d.code.startswith(p) for p in skip):
+                return
+        if needs_source:
+            pending.append(d)
         else:
-            kept.append(d)
+            emit(d)
+
+    def flush_pending(path: Path) -> None:
+        lines = source_lines(path, {n for d in pending for n in (d.line, d.line - 1)})
+        for d in pending:
+            content = lines.get(d.line)
+            if known is not None and known.match(d, content):
+                continue
+            if write_baseline is not None:
+                recorded.append((d, content))
+            else:
+                emit(d, lines.get(d.line - 1), content)
+        pending.clear()
 
     totals = Counter[str]()
     unreadable = 0
     from .progress import progress_over
 
     try:
-        workers = jobs or os.cpu_count() or 1
-        for _path, stats_or_error in progress_over(files, report, show=not quiet,
-                                                   jobs=workers, variants=variants):
+        workers = settings.jobs or os.cpu_count() or 1
+        for path, stats_or_error in progress_over(files, report, show=not quiet,
+                                                  jobs=workers, variants=variants):
+            if pending:
+                flush_pending(path)
             if isinstance(stats_or_error, LogError):
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(str(stats_or_error))}", highlight=False)
@@ -191,10 +462,19 @@ def check(
             totals["games"] += stats.games
             totals["rounds"] += stats.rounds
             totals["events"] += stats.events
-        if output_format == Format.SARIF:
+        if statistics:
+            out.write(as_statistics_json(counts) if fmt is Format.JSON
+                      else as_statistics(counts, colour))
+        elif fmt is Format.SARIF:
             json.dump(as_sarif(kept), out, indent=2, ensure_ascii=False)
             out.write("\n")
+        out.flush()
         complete = True
+    except (_OutputClosed, BrokenPipeError):
+        _quiet_stop()
+        raise typer.Exit(0 if exit_zero else worst) from None
+    except OSError as e:
+        raise _cannot_write(output, e) from None
     finally:
         if partial and output:
             out.close()
@@ -202,33 +482,50 @@ def check(
                 os.replace(partial, output)
             else:
                 partial.unlink(missing_ok=True)
-        else:
-            out.flush()
+    if write_baseline is not None:
+        try:
+            n = save_baseline(write_baseline, recorded)
+        except BaselineError as e:
+            raise fail(str(e)) from None
+        if not quiet:
+            _summary(totals, Counter(d.code for d, _ in recorded), unreadable)
+            err.print(f"wrote {_plural(n, 'finding')} to the baseline {write_baseline}",
+                      highlight=False, markup=False)
+        raise typer.Exit(2 if unreadable else 0)
     if not quiet:
-        _summary(totals, counts)
+        _summary(totals, counts, unreadable, table=not statistics)
+        if known is not None:
+            err.print(f"{_plural(known.matched, 'finding')} of {known.total} in the baseline "
+                      f"{baseline} matched and not shown", highlight=False, markup=False)
     if unreadable:
         raise typer.Exit(2)
-    raise typer.Exit(worst)
+    raise typer.Exit(0 if exit_zero else worst)
 
 
-def _summary(totals: Counter[str], counts: Counter[str]) -> None:
+def _summary(totals: Counter[str], counts: Counter[str], unreadable: int = 0,
+             table: bool = True) -> None:
     n = sum(counts.values())
-    line = (f"{totals['files']} file{'s' * (totals['files'] != 1)}, {totals['games']} games, "
-            f"{totals['rounds']} rounds, {totals['events']} events: ")
+    line = (f"{_plural(totals['files'], 'file')}, {_plural(totals['games'], 'game')}, "
+            f"{_plural(totals['rounds'], 'round')}, {_plural(totals['events'], 'event')}")
+    if unreadable:
+        line += f" ({_plural(unreadable, 'file')} could not be read)"
     if not n:
-        err.print(line + "[green]no diagnostics[/]", highlight=False)
+        err.print(escape(line) + ": " + ("no diagnostics" if unreadable
+                                         else "[green]no diagnostics[/]"), highlight=False)
         return
-    err.print(line + f"{n} diagnostic{'s' * (n != 1)}", highlight=False)
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("code")
-    table.add_column("name")
-    table.add_column("severity")
-    table.add_column("count", justify="right")
+    err.print(escape(line) + f": {_plural(n, 'diagnostic')}", highlight=False)
+    if not table:
+        return
+    by_code = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    by_code.add_column("code")
+    by_code.add_column("name")
+    by_code.add_column("severity")
+    by_code.add_column("count", justify="right")
     for code in RULES:
         if counts[code]:
             r = RULES[code]
-            table.add_row(code, r.name, str(r.severity), str(counts[code]))
-    err.print(table)
+            by_code.add_row(code, r.name, str(r.severity), str(counts[code]))
+    err.print(by_code)
 
 
 @app.command()
@@ -276,7 +573,7 @@ def schema() -> None:
 @app.command()
 def simulate(
     output: Annotated[Path, typer.Option("--output", "-o", help="The log file to write "
-                                         "(.jsonl, .jsonl.gz or .jsonl.zst).")],
+                                         "(.jsonl, .jsonl.gz or .jsonl.zst).", metavar="FILE")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the "
                                       "same file, byte for byte.")] = 0,
@@ -303,7 +600,7 @@ def ingest(
         Path,
         typer.Option("--out", "-o", help="The dataset directory: created, or replaced when it "
                      "holds a dataset (a non-empty directory that does not is refused).",
-                     show_default=False),
+                     show_default=False, metavar="DIR"),
     ],
     append: Annotated[
         bool, typer.Option("--append", help="Add the logs' rows to the dataset in --out as new "
@@ -372,17 +669,19 @@ def plot(
         Path, typer.Argument(help="A dataset directory written by 'tichu-analyze ingest'.",
                              show_default=False),
     ],
-    kind: Annotated[PlotKind, typer.Option("--kind", "-k", help=_KIND_HELP, show_default=False)],
+    kind: Annotated[PlotKind, typer.Option("--kind", "-k", help=_KIND_HELP, show_default=False,
+                                         metavar="KIND")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The image to write, .png or "
-                                         ".svg.", show_default=False)],
+                                         ".svg.", show_default=False, metavar="FILE")],
     player: Annotated[
         str | None, typer.Option("--player", "-p", help="Only this player (against the rest of "
-                                 "the field where players are compared).", show_default=False),
+                                 "the field where players are compared).", show_default=False,
+                                 metavar="NAME"),
     ] = None,
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="For --kind score: the game id (FILE:GAME "
                                  "when the id is in several files); default the first game.",
-                                 show_default=False),
+                                 show_default=False, metavar="GAME"),
     ] = None,
 ) -> None:
     """Draw one plot of a dataset, as PNG or SVG."""
@@ -433,7 +732,7 @@ def report(
     ] = ReportFormat.HTML,
     player: Annotated[
         str | None, typer.Option("--player", "-p", help="Focus on this player against the rest "
-                                 "of the field.", show_default=False),
+                                 "of the field.", show_default=False, metavar="NAME"),
     ] = None,
 ) -> None:
     """Report per-player and per-partnership statistics, violations by code and the plots.
@@ -475,7 +774,8 @@ def replay(
     ],
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="The game id (needed when the file "
-                                 "holds more than one game).", show_default=False),
+                                 "holds more than one game; 'tichu-analyze games' lists them).",
+                                 show_default=False, metavar="GAME"),
     ] = None,
     round_number: Annotated[
         int | None, typer.Option("--round", "-r", help="Only this round (default: every round "
@@ -483,7 +783,7 @@ def replay(
     ] = None,
     seat: Annotated[
         int | None, typer.Option("--seat", "-s", min=0, max=3, help="Show the round from this "
-                                 "seat: the other hands stay hidden until played.",
+                                 "seat (0-3): the other hands stay hidden until played.",
                                  show_default=False),
     ] = None,
     output_format: Annotated[
@@ -499,8 +799,7 @@ def replay(
     ] = False,
     variant: VariantOption = None,
 ) -> None:
-    """Show one round (or every round of a game) trick by trick, with each violation
-    under the event that caused it.
+    """Show a game or one round trick by trick, with each violation under its event.
 
     Exit status: 0 when the view was written (whatever it shows), 2 when the file,
     the game or the round cannot be found.
@@ -543,7 +842,8 @@ def convert(
     output: Annotated[
         Path,
         typer.Option("--output", "-o", help="The format-1 log to write (.jsonl, .jsonl.gz "
-                     "or .jsonl.zst); each .tch file becomes one game, its id the file name."),
+                     "or .jsonl.zst); each .tch file becomes one game, its id the file name.",
+                     metavar="FILE"),
     ],
 ) -> None:
     """Convert Brettspielwelt .tch logs into one format-1 JSON-lines log.
