@@ -505,12 +505,13 @@ def check(
 def _summary(totals: Counter[str], counts: Counter[str], unreadable: int = 0,
              table: bool = True) -> None:
     n = sum(counts.values())
-    line = (f"{_plural(totals['files'], 'file')}, {_plural(totals['games'], 'game')}, "
+    files = _plural(totals["files"], "file")
+    if unreadable:  # the diagnostics found before a file's read error are reported
+        files = f"{totals['files']} of {_plural(totals['files'] + unreadable, 'file')} read"
+    line = (f"{files}, {_plural(totals['games'], 'game')}, "
             f"{_plural(totals['rounds'], 'round')}, {_plural(totals['events'], 'event')}")
-    if unreadable:
-        line += f" ({_plural(unreadable, 'file')} could not be read)"
     if not n:
-        err.print(escape(line) + ": " + ("no diagnostics" if unreadable
+        err.print(escape(line) + ": " + ("no diagnostics in what could be read" if unreadable
                                          else "[green]no diagnostics[/]"), highlight=False)
         return
     err.print(escape(line) + f": {_plural(n, 'diagnostic')}", highlight=False)
@@ -532,7 +533,8 @@ def _summary(totals: Counter[str], counts: Counter[str], unreadable: int = 0,
 def rules(
     code: Annotated[
         str | None,
-        typer.Argument(help="A code (W001) to explain; without it, the whole catalogue.",
+        typer.Argument(help="A code (W001) or its name (wish-ignored) to explain; without it, "
+                       "the whole catalogue.",
                        show_default=False),
     ] = None,
 ) -> None:
@@ -546,7 +548,8 @@ def rules(
             table.add_row(r.code, r.name, str(r.severity), r.when, r.replay_then)
         console.print(table)
         return
-    found = RULES.get(code.upper())
+    found = RULES.get(code.upper()) or next(
+        (r for r in RULES.values() if r.name == code.strip().lower()), None)
     if found is None:
         raise fail(f"unknown code {code!r}; 'tichu-analyze rules' lists them all")
     r = found
@@ -585,8 +588,8 @@ def simulate(
     try:
         write_log(run(games, seed), output)
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
-    err.print(f"wrote {games} game{'s' * (games != 1)} to {output}", highlight=False)
+        raise _cannot_write(output, e) from None
+    err.print(f"wrote {_plural(games, 'game')} to {output}", highlight=False, markup=False)
 
 
 @app.command()
@@ -652,12 +655,13 @@ def ingest(
     if not quiet:
         _summary(result.totals, counts)
     if result.errors:
-        raise fail(f"{len(result.errors)} file{'s' * (len(result.errors) != 1)} could "
-                          f"not be read: nothing was written, {out} is left as it was")
+        raise fail(f"{_plural(len(result.errors), 'file')} could not be read: nothing was "
+                   f"written, {out} is left as it was")
     if not quiet:
-        rows = ", ".join(f"{result.rows[t]} {t}" for t in ("plays", "rounds", "games",
+        rows = ", ".join(f"{t} {result.rows[t]}" for t in ("plays", "rounds", "games",
                                                            "violations"))
-        err.print(f"wrote {rows} rows to {out}", highlight=False, markup=False)
+        err.print(f"wrote {_plural(result.totals['games'], 'game')} to {out} (rows: {rows}; "
+                  "the tables hold a row per player)", highlight=False, markup=False)
 
 
 _KIND_HELP = "What to draw. " + "; ".join(f"[bold]{k}[/]: {h}" for k, h in PLOT_HELP.items())
@@ -709,7 +713,7 @@ def _reading_dataset(output: Path | None) -> Iterator[None]:
     except DatasetError as e:
         raise fail(str(e)) from None
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+        raise _cannot_write(output, e) from None
 
 
 class ReportFormat(StrEnum):
@@ -827,9 +831,70 @@ def replay(
             for line in rich_lines(render_text(view, width, hands)):
                 console.print(line, soft_wrap=True)
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+        raise _cannot_write(output, e) from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
+
+
+class GamesFormat(StrEnum):
+    """What ``tichu-analyze games`` writes."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+@app.command()
+def games(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
+                       ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
+    ],
+    output_format: Annotated[
+        GamesFormat, typer.Option("--format", "-f", help="text: one line per game; json: one "
+                                  "JSON object per game (JSON lines).", metavar="FORMAT"),
+    ] = GamesFormat.TEXT,
+    color: ColourOption = Colour.AUTO,
+    variant: VariantOption = None,
+) -> None:
+    """List the games of the logs, one line each: file, game id, players, rounds,
+    complete or not, final score and diagnostics by severity.
+
+    The score is the replayed one (the recorded one where a round could not be scored).
+    Use a game id with 'tichu-analyze replay LOG --game GAME'.
+
+    Exit status: 0 when every file was read, 2 when a file or an argument could not be used.
+    """
+    from .games import as_text as game_line
+    from .games import list_games
+
+    variants = _variants(variant)
+    try:
+        files = find_logs(paths)
+    except LogError as e:
+        raise fail(str(e)) from None
+    if not files:
+        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    colour = _use_colour(color, sys.stdout)
+    unreadable = 0
+    try:
+        for path in files:
+            try:
+                found = list_games(path, variants)
+            except LogError as e:
+                unreadable += 1
+                err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
+                continue
+            for g in found:
+                if output_format is GamesFormat.JSON:
+                    print(json.dumps(g.as_dict(), ensure_ascii=False))
+                    continue
+                print(game_line(g, colour))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stop()
+        raise typer.Exit(0) from None
+    raise typer.Exit(2 if unreadable else 0)
 
 
 @app.command()
@@ -886,9 +951,9 @@ def convert(
     try:
         n = write_log(events(), output)
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
-    err.print(f"wrote {n} events of {len(files)} game{'s' * (len(files) != 1)} to {output}",
-              highlight=False)
+        raise _cannot_write(output, e) from None
+    err.print(f"wrote {_plural(n, 'event')} of {_plural(len(files), 'game')} to {output}",
+              highlight=False, markup=False)
     if problems:
         raise typer.Exit(1)
 

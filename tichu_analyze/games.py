@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .diagnostics import Diagnostic
 from .logfile import replay_file
+from .output import printable
 from .replay import GameRecord
 
 SEVERITIES = ("fatal", "error", "warning")
@@ -65,11 +66,25 @@ def list_games(path: Path, variants: frozenset[str] = frozenset()) -> list[GameS
     return found
 
 
-def as_text(g: GameSummary) -> str:
-    """``file: game G: A, B, C, D; 8 rounds; complete; 1020-480; 1 error``."""
+_SEVERITY_COLOUR = {"fatal": "\x1b[1;35m", "error": "\x1b[1;31m", "warning": "\x1b[1;33m"}
+_RESET = "\x1b[0m"
+_BOLD = "\x1b[1m"
+
+
+def as_text(g: GameSummary, colour: bool = False) -> str:
+    """``file: game G: A, B, C, D; 8 rounds; complete; 1020-480; 1 error``.
+
+    Names from the log are shown with control characters escaped; ``colour`` adds
+    ANSI colours for a terminal."""
+    def paint(text: str, code: str) -> str:
+        return f"{code}{text}{_RESET}" if colour else text
+
     score = "-".join(map(str, g.score)) if g.score is not None else "score unknown"
-    state = "complete" if g.complete else "incomplete"
-    found = [f"{n} {sev}{'s' * (n != 1)}" for sev in SEVERITIES if (n := g.diagnostics[sev])]
+    state = paint("complete", "\x1b[32m") if g.complete else paint("incomplete", "\x1b[33m")
+    found = [paint(f"{n} {sev}{'s' * (n != 1)}", _SEVERITY_COLOUR[sev])
+             for sev in SEVERITIES if (n := g.diagnostics[sev])]
     rounds = f"{g.rounds} round{'s' * (g.rounds != 1)}"
-    return (f"{g.file}: game {g.game}: {', '.join(g.players)}; {rounds}; {state}; {score}; "
-            f"{', '.join(found) or 'no diagnostics'}")
+    players = printable(", ".join(g.players))
+    file = paint(printable(g.file) + ":", _BOLD)
+    return (f"{file} game {printable(g.game)}: {players}; "
+            f"{rounds}; {state}; {score}; {', '.join(found) or 'no diagnostics'}")

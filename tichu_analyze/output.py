@@ -154,7 +154,7 @@ def as_full(d: Diagnostic, before: bytes | None, at: bytes | None, colour: bool 
     for number, raw, mark in ((d.line - 1, before, " "), (d.line, at, ">")):
         if raw is None:
             continue
-        text = _printable(raw.decode("utf-8", "replace"))
+        text = printable(raw.decode("utf-8", "replace"))
         if len(text) > 300:
             text = text[:300] + "…"
         gutter = f"{mark} {number:>{width}} | "
@@ -165,7 +165,7 @@ def as_full(d: Diagnostic, before: bytes | None, at: bytes | None, colour: bool 
     return "\n".join(lines) + "\n\n"
 
 
-def _printable(text: str) -> str:
+def printable(text: str) -> str:
     """Control characters of a log line shown escaped (a log cannot drive the terminal)."""
     return "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in text)
 
