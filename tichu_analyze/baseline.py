@@ -2,8 +2,8 @@
 
 ``check --write-baseline FILE`` records every finding; ``check --baseline FILE``
 reports only the findings that are not in it. A finding is recorded by its file
-(relative to the baseline's folder), game, round, code, seat and a hash of the
-event line it points at, not by its line number: inserting or removing other
+(relative to the baseline's folder), game, round, trick, code, seat and a hash of
+the event line it points at, not by its line number: inserting or removing other
 lines of the log does not change it. Findings are matched as a multiset, so a
 second identical violation in the same round is new.
 """
@@ -26,8 +26,8 @@ from .logfile import _decompressed
 FORMAT_KEY = "tichu-analyze-baseline"
 VERSION = 1
 
-Key = tuple[str, str | None, int | None, str, int | None, str]
-"""``(file, game, round, code, seat, content hash)``."""
+Key = tuple[str, str | None, int | None, int | None, str, int | None, str]
+"""``(file, game, round, trick, code, seat, content hash)``."""
 
 
 class BaselineError(Exception):
@@ -66,7 +66,7 @@ def _relative(file: str, base: Path) -> str:
 def fingerprint(d: Diagnostic, content: bytes | None, base: Path) -> Key:
     """The key of a finding: stable under edits elsewhere in its log."""
     digest = hashlib.sha256(content.strip() if content is not None else b"").hexdigest()[:16]
-    return (_relative(d.file, base), d.game, d.round, d.code, d.seat, digest)
+    return (_relative(d.file, base), d.game, d.round, d.trick, d.code, d.seat, digest)
 
 
 class Baseline:
@@ -92,8 +92,8 @@ class Baseline:
         keys: Counter[Key] = Counter()
         try:
             for item in data["findings"]:
-                key = (item["file"], item["game"], item["round"], item["code"], item["seat"],
-                       item["content"])
+                key = (item["file"], item["game"], item["round"], item["trick"], item["code"],
+                       item["seat"], item["content"])
                 keys[key] += int(item.get("count", 1))
         except (KeyError, TypeError, ValueError):
             raise BaselineError(f"{path}: a finding of the baseline is malformed") from None
@@ -114,8 +114,8 @@ def write_baseline(path: Path, findings: Iterable[tuple[Diagnostic, bytes | None
     base = path.resolve().parent
     keys: Counter[Key] = Counter(fingerprint(d, content, base) for d, content in findings)
     items = [
-        {"file": k[0], "game": k[1], "round": k[2], "code": k[3], "seat": k[4],
-         "content": k[5], "count": n}
+        {"file": k[0], "game": k[1], "round": k[2], "trick": k[3], "code": k[4], "seat": k[5],
+         "content": k[6], "count": n}
         for k, n in sorted(keys.items(), key=lambda kv: tuple(str(x) for x in kv[0]))
     ]
     text = json.dumps({FORMAT_KEY: VERSION, "findings": items}, indent=1, ensure_ascii=False)

@@ -184,6 +184,24 @@ VariantOption = Annotated[
 ]
 
 
+LogPaths = Annotated[
+    list[Path],
+    typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
+                   ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
+]
+
+
+def _log_files(paths: list[Path]) -> list[Path]:
+    """The log files of ``paths``, or exit 2 saying why there are none."""
+    try:
+        files = find_logs(paths)
+    except LogError as e:
+        raise fail(str(e)) from None
+    if not files:
+        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    return files
+
+
 def _variants(names: list[str] | None) -> frozenset[str]:
     try:
         return check_variants(names)
@@ -373,12 +391,7 @@ def check(
         known = Baseline.load(baseline) if baseline is not None else None
     except BaselineError as e:
         raise fail(str(e)) from None
-    try:
-        files = find_logs(paths)
-    except LogError as e:
-        raise fail(str(e)) from None
-    if not files:
-        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    files = _log_files(paths)
 
     # -o: written under a temporary name and renamed when complete (no half-written file)
     partial = output.with_name(f".{output.name}.{os.getpid()}.tmp") if output else None
@@ -594,11 +607,7 @@ def simulate(
 
 @app.command()
 def ingest(
-    paths: Annotated[
-        list[Path],
-        typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
-                       ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
-    ],
+    paths: LogPaths,
     out: Annotated[
         Path,
         typer.Option("--out", "-o", help="The dataset directory: created, or replaced when it "
@@ -630,12 +639,7 @@ def ingest(
     from .datasets import ingest as write_datasets
 
     variants = _variants(variant)
-    try:
-        files = find_logs(paths)
-    except LogError as e:
-        raise fail(str(e)) from None
-    if not files:
-        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    files = _log_files(paths)
     counts: Counter[str] = Counter()
 
     def report(d: Diagnostic) -> None:
@@ -845,11 +849,7 @@ class GamesFormat(StrEnum):
 
 @app.command()
 def games(
-    paths: Annotated[
-        list[Path],
-        typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
-                       ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
-    ],
+    paths: LogPaths,
     output_format: Annotated[
         GamesFormat, typer.Option("--format", "-f", help="text: one line per game; json: one "
                                   "JSON object per game (JSON lines).", metavar="FORMAT"),
@@ -857,9 +857,10 @@ def games(
     color: ColourOption = Colour.AUTO,
     variant: VariantOption = None,
 ) -> None:
-    """List the games of the logs, one line each: file, game id, players, rounds,
-    complete or not, final score and diagnostics by severity.
+    """List the games of the logs, one line each, with their score and diagnostics.
 
+    Each line gives the file, the game id, the players, the rounds, whether the game is
+    complete (its game_end was recorded), the final score and the diagnostics by severity.
     The score is the replayed one (the recorded one where a round could not be scored).
     Use a game id with 'tichu-analyze replay LOG --game GAME'.
 
@@ -869,12 +870,7 @@ def games(
     from .games import list_games
 
     variants = _variants(variant)
-    try:
-        files = find_logs(paths)
-    except LogError as e:
-        raise fail(str(e)) from None
-    if not files:
-        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    files = _log_files(paths)
     colour = _use_colour(color, sys.stdout)
     unreadable = 0
     try:
