@@ -9,19 +9,24 @@ DEV_STAMP := $(VENV)/.installed-dev
 
 .PHONY: install install-dev demo test test-compiled compiled lint bench browser clean
 
-## install: the tool and what it needs to run (what `make demo` uses)
+## install: the tool and what it needs to run (what `make demo` uses); a plain install,
+## redone when the sources change (an editable install from `make install-dev` serves too)
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+
+$(STAMP): $(PY) pyproject.toml setup.py $(wildcard tichu_analyze/*.py tichu_analyze/*.json)
+	@if [ -f $(DEV_STAMP) ]; then echo "(the editable development install in $(VENV) serves)"; \
+	else $(PY) -m pip install --quiet .; fi
 	touch $(STAMP)
 
-## install-dev: also the development tools (pytest, hypothesis, ruff, mypy, ...) for `make test`
+## install-dev: the tool as an editable install, with the development tools (pytest,
+## hypothesis, ruff, mypy, ...) that `make test` needs
 install-dev: $(DEV_STAMP)
 
-$(DEV_STAMP): $(STAMP) pyproject.toml
+$(DEV_STAMP): $(PY) pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $(DEV_STAMP)
 
