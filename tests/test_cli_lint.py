@@ -323,6 +323,11 @@ def test_replay_points_to_games(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- fixes
 
 
+def test_check_without_paths(tmp_path: Path) -> None:
+    code, _, err = run("check")
+    assert code == 2 and "give the log files or directories to check" in flat(err)
+
+
 def test_rules_accepts_a_codes_name() -> None:
     code, out, _ = run("rules", "wish-ignored")
     assert code == 0 and out.startswith("W001 wish-ignored")

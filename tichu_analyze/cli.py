@@ -347,7 +347,7 @@ def check(
     config: Annotated[
         Path | None,
         typer.Option("--config", help="Read the settings from this file (pyproject.toml or "
-                     "tichu-analyze.toml) instead of the one found above the first PATH.",
+                     "tichu-analyze.toml) instead of the one found above the first path.",
                      show_default=False, metavar="FILE", rich_help_panel="Configuration"),
     ] = None,
     isolated: Annotated[
@@ -362,7 +362,7 @@ def check(
     """Check every move of the logs against the rules and report each violation.
 
     Settings come from \\[tool.tichu-analyze] in pyproject.toml or from tichu-analyze.toml,
-    found by walking up from the first PATH; options given here override them.
+    found by walking up from the first path; options given here override them.
 
     Exit status: 0 when nothing worse than a warning was found, 1 when an error or fatal
     diagnostic was found, 2 when the arguments, the configuration or a file could not be used.
@@ -400,8 +400,8 @@ def check(
     except OSError as e:
         raise _cannot_write(output, e) from None
     colour = _use_colour(color, out)
-    if color is Colour.NEVER:
-        err.no_color = True
+    # the summary on stderr: rich colours it on a terminal; --color never and NO_COLOR stop it
+    err.no_color = color is Colour.NEVER or bool(os.environ.get("NO_COLOR"))
     complete = False
     kept: list[Diagnostic] = []
     recorded: list[tuple[Diagnostic, bytes | None]] = []
