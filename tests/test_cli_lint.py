@@ -341,6 +341,8 @@ def test_output_error_names_the_users_path(tmp_path: Path) -> None:
     assert ".tmp" not in err
     code, _, err = run("simulate", "-n", "1", "-o", str(tmp_path / "no" / "x.jsonl"))
     assert code == 2 and ".tmp" not in err
+    code, _, err = run("check", "-o", str(tmp_path), str(WISH))
+    assert code == 2 and "is a directory" in err and "Traceback" not in err
 
 
 def test_truncated_gzip_is_counted_as_unread(tmp_path: Path) -> None:

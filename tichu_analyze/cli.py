@@ -394,6 +394,8 @@ def check(
     files = _log_files(paths)
 
     # -o: written under a temporary name and renamed when complete (no half-written file)
+    if output is not None and output.is_dir():
+        raise fail(f"{output}: is a directory; give the name of the file to write")
     partial = output.with_name(f".{output.name}.{os.getpid()}.tmp") if output else None
     try:
         out = open(partial, "w", encoding="utf-8") if partial else sys.stdout  # noqa: SIM115
