@@ -5,15 +5,30 @@ PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-compiled compiled lint bench browser clean
+DEV_STAMP := $(VENV)/.installed-dev
 
+.PHONY: install install-dev demo test test-compiled compiled lint bench browser clean
+
+## install: the tool and what it needs to run (what `make demo` uses); a plain install,
+## redone when the sources change (an editable install from `make install-dev` serves too)
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+
+$(STAMP): $(PY) pyproject.toml setup.py $(wildcard tichu_analyze/*.py tichu_analyze/*.json)
+	@if [ -f $(DEV_STAMP) ]; then echo "(the editable development install in $(VENV) serves)"; \
+	else $(PY) -m pip install --quiet .; fi
 	touch $(STAMP)
+
+## install-dev: the tool as an editable install, with the development tools (pytest,
+## hypothesis, ruff, mypy, ...) that `make test` needs
+install-dev: $(DEV_STAMP)
+
+$(DEV_STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(DEV_STAMP)
 
 ## demo: install, then check sample_logs/, build a dataset and an HTML report from it
 demo: install
@@ -24,9 +39,9 @@ demo: install
 	$(BIN)/tichu-analyze report demo-out/dataset -o demo-out/report.html
 	@echo "dataset in demo-out/dataset, report in demo-out/report.html"
 
-## test: install (and Chromium for the browser tests), lint, type-check, run every test,
+## test: install-dev (and Chromium for the browser tests), lint, type-check, run every test,
 ## then the engine's tests again against the mypyc-compiled build
-test: install browser
+test: install-dev browser
 	$(BIN)/ruff check tichu_analyze tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/pytest -q
@@ -46,7 +61,7 @@ compiled: $(FAST)/.installed
 $(FAST)/.installed: pyproject.toml setup.py tichu_analyze/*.py
 	$(PYTHON) -m venv $(FAST)
 	$(FAST)/bin/python -m pip install --quiet --upgrade pip
-	$(FAST)/bin/python -m pip install --quiet setuptools wheel mypy pytest hypothesis orjson
+	$(FAST)/bin/python -m pip install --quiet "setuptools>=77" wheel mypy pytest hypothesis orjson
 	$(FAST)/bin/python -m pip install --quiet .
 	TICHU_ANALYZE_COMPILE=1 $(FAST)/bin/python -m pip install --quiet --no-build-isolation \
 	  --force-reinstall --no-deps .
@@ -58,7 +73,7 @@ test-compiled: compiled
 	  test_compiled_build.py test_rules_fixtures.py test_properties.py test_cli.py test_sample_logs.py
 
 ## bench: check's speed, pure Python and compiled
-bench: install compiled
+bench: install-dev compiled
 	$(PY) benchmarks/bench_check.py
 	$(FAST)/bin/python benchmarks/bench_check.py
 

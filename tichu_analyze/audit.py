@@ -112,14 +112,11 @@ def load(path: Path, game: str | None = None, display: str | None = None,
     return Trace(name, ordered, rounds, diags)
 
 
-def _listing(trace: Trace) -> str:
-    items = []
-    for rec in list(trace.games.values())[:20]:
-        n = rec.rounds
-        items.append(f"{clean(rec.game)!r} ({n} round{'s' * (n != 1)}: "
-                     f"{', '.join(clean(p) for p in rec.players)})")
-    more = len(trace.games) - 20
-    return "; ".join(items) + (f"; and {more} more" if more > 0 else "")
+def _games_hint(trace: Trace) -> str:
+    """Where to look up what the file holds (not a listing: a file may hold thousands)."""
+    import shlex
+
+    return f"'tichu-analyze games {shlex.quote(trace.file)}' lists them"
 
 
 def _round_list(numbers: list[int]) -> str:
@@ -137,19 +134,19 @@ def pick(trace: Trace, game: str | None, round: int | None) -> tuple[GameRecord,
     if game is None:
         if len(trace.games) > 1:
             raise AuditError(f"{trace.file} holds {len(trace.games)} games; choose one with "
-                             f"--game: {_listing(trace)}")
+                             f"--game ({_games_hint(trace)})")
         game = next(iter(trace.games))
     rec = trace.games.get(game)
     if rec is None:
         raise AuditError(f"game {clean(game)!r} is not in {trace.file}; it holds "
-                         f"{len(trace.games)} game{'s' * (len(trace.games) != 1)}: "
-                         f"{_listing(trace)}")
+                         f"{len(trace.games)} game{'s' * (len(trace.games) != 1)} "
+                         f"({_games_hint(trace)})")
     rounds = [r for r in trace.rounds if r.game == game]
     if round is not None:
         chosen = [r for r in rounds if r.round == round]
         if not chosen:
             raise AuditError(f"game {clean(game)!r} in {trace.file} has no round {round}; it has "
-                             f"{_round_list([r.round for r in rounds])}")
+                             f"{_round_list([r.round for r in rounds])} ({_games_hint(trace)})")
         return rec, chosen
     return rec, rounds
 

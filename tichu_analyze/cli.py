@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -10,21 +11,122 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer import _click as click
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from . import __version__
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .logfile import LogError, find_logs
-from .output import Format, as_github, as_json, as_sarif, as_text
+from .output import (
+    Format,
+    as_full,
+    as_github,
+    as_json,
+    as_sarif,
+    as_statistics,
+    as_statistics_json,
+    as_text,
+    as_text_colour,
+)
 from .plots import PLOT_HELP, PlotKind
 
-app = typer.Typer(
+if TYPE_CHECKING:
+    from .config import Settings
+
+def _plain_help(text: str | None) -> str | None:
+    """A docstring's paragraphs each on one line: the help is wrapped to the terminal's
+    width, never broken where the source line ended."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+class _Argument(TyperArgument):
+    """An argument shown as ``PATH...`` in the help, without a Python type."""
+
+    @property
+    def display_name_raw(self) -> str:
+        return self.metavar or (self.name or "").upper()
+
+    def _label(self) -> str:
+        name = self.display_name_raw
+        return name if self.metavar or self.nargs == 1 else name + "..."
+
+    def display_type_rich(self, ctx: click.Context) -> str | None:
+        return None
+
+    def _rich_display_name(self) -> str:
+        return self._label()
+
+    def _usage_display_name(self) -> str:
+        return self._label() if self.required else f"[{self._label()}]"
+
+
+_PLACEHOLDERS = {"bool": None, "int": "N", "int range": "N", "str": "TEXT", "path": "PATH",
+                 "Path": "PATH", "float": "NUMBER"}
+
+
+class _Option(TyperOption):
+    """An option shown with a placeholder (``FILE``, ``N``, ``text|json``), not a Python type;
+    a flag with none."""
+
+    def display_type_rich(self, ctx: click.Context) -> str | None:
+        if self.metavar is not None:
+            return self.metavar
+        if self.is_flag:
+            return None
+        label = self.display_type(ctx)[1:-1]
+        if label.startswith("list[") and label.endswith("]"):
+            label = label[5:-1]
+        return _PLACEHOLDERS.get(label, label)
+
+    def _get_number_range_help_str(self) -> str | None:
+        return None  # the help text says the range in words
+
+
+def _plain_params(params: list[click.Parameter]) -> list[click.Parameter]:
+    for p in params:
+        if type(p) is TyperArgument:
+            p.__class__ = _Argument
+        elif type(p) is TyperOption:
+            p.__class__ = _Option
+    return params
+
+
+class _Command(TyperCommand):
+    """A command whose help reads as prose with placeholders (see :func:`_plain_help`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = _plain_help(self.help)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        return _plain_params(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        return _plain_params(super().get_params(ctx))
+
+
+class _App(typer.Typer):
+    """Every command made with :class:`_Command`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("cls", _Command)
+        return super().command(*args, **kwargs)
+
+
+app = _App(
     name="tichu-analyze",
+    cls=_Group,
     help=(
         "Replay recorded Tichu games, check every move against the rules, and turn the "
         "games into per-player datasets and reports.\n\n"
@@ -69,7 +171,7 @@ def _main(
 PageOutputOption = Annotated[
     Path | None,
     typer.Option("--output", "-o", help="The file to write (required for html; text goes to "
-                 "standard output without it).", show_default=False),
+                 "standard output without it).", show_default=False, metavar="FILE"),
 ]
 
 VariantOption = Annotated[
@@ -78,8 +180,26 @@ VariantOption = Annotated[
                  "wish-penalty-200 (a wish violation gives the other team 200 points), "
                  "dog-can-be-bombed (a bomb may be played on the Dog), phoenix-in-bombs (the "
                  "Phoenix may complete a bomb). The publisher's rules apply otherwise.",
-                 show_default=False),
+                 show_default=False, metavar="NAME"),
 ]
+
+
+LogPaths = Annotated[
+    list[Path],
+    typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
+                   ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
+]
+
+
+def _log_files(paths: list[Path]) -> list[Path]:
+    """The log files of ``paths``, or exit 2 saying why there are none."""
+    try:
+        files = find_logs(paths)
+    except LogError as e:
+        raise fail(str(e)) from None
+    if not files:
+        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    return files
 
 
 def _variants(names: list[str] | None) -> frozenset[str]:
@@ -98,90 +218,256 @@ def _codes_option(values: list[str] | None, option: str) -> list[str]:
     return prefixes
 
 
+class Colour(StrEnum):
+    """When ``--color`` colours text output."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+ColourOption = Annotated[
+    Colour,
+    typer.Option("--color", help="Colour the text output: auto (on a terminal, unless NO_COLOR "
+                 "is set), always or never.", metavar="WHEN"),
+]
+
+
+def _use_colour(choice: Colour, stream: TextIO) -> bool:
+    """Whether text written to ``stream`` is coloured (NO_COLOR: https://no-color.org)."""
+    if choice is Colour.AUTO:
+        return not os.environ.get("NO_COLOR") and stream.isatty()
+    return choice is Colour.ALWAYS
+
+
+class _OutputClosed(Exception):
+    """Standard output was closed by its reader (``check ... | head -1``): a quiet stop.
+
+    Not an OSError, so that the reader of a log does not take it for its own."""
+
+
+def _quiet_stop() -> None:
+    """After a closed standard output: send what is left to /dev/null, so that Python
+    reports no broken pipe when it flushes at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _cannot_write(path: Path | None, e: OSError) -> typer.Exit:
+    """``PATH: cannot write: REASON`` naming the path the user gave (not a temporary one)."""
+    return fail(f"{path}: cannot write: {e.strerror or e}")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def _settings(paths: list[Path], config: Path | None, isolated: bool) -> Settings:
+    """The configuration in force: --config FILE, else the one found above the first path."""
+    from .config import ConfigError, find_config, load_settings
+
+    try:
+        if isolated:
+            found = None
+        elif config is not None:
+            if not config.is_file():
+                raise fail(f"{config}: no such configuration file")
+            found = config
+        else:
+            found = find_config(paths[0] if paths else Path.cwd())
+        return load_settings(found)
+    except ConfigError as e:
+        raise fail(str(e)) from None
+
+
 @app.command()
 def check(
     paths: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
                        ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
-    ],
+    ] = None,
     output_format: Annotated[
-        Format,
-        typer.Option("--format", "-f", help="text: one line per diagnostic; json: JSON lines; "
-                     "sarif: SARIF 2.1.0; github: GitHub Actions annotations."),
-    ] = Format.TEXT,
+        Format | None,
+        typer.Option("--output-format", "--format", "-f", help="text: one line per "
+                     "diagnostic; full: also the offending event line and the one before it; "
+                     "json: JSON lines; sarif: SARIF 2.1.0; github: GitHub Actions annotations "
+                     "(default: text).", show_default=False, metavar="FORMAT",
+                     rich_help_panel="Output"),
+    ] = None,
     select: Annotated[
         list[str] | None,
         typer.Option("--select", "-s", help="Only report codes starting with these prefixes "
-                     "(repeat or comma-separate: W,G001).", show_default=False),
+                     "(repeat or comma-separate: W,G001).", show_default=False, metavar="CODE",
+                     rich_help_panel="Rules"),
     ] = None,
     ignore: Annotated[
         list[str] | None,
         typer.Option("--ignore", "-i", help="Do not report codes starting with these prefixes.",
-                     show_default=False),
+                     show_default=False, metavar="CODE", rich_help_panel="Rules"),
     ] = None,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="Write the diagnostics to this file instead of "
-                     "standard output.", show_default=False),
+                     "standard output.", show_default=False, metavar="FILE",
+                     rich_help_panel="Output"),
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=0, help="Worker processes for many files "
-                          "(0: one per CPU core). Output stays in file order.")
-    ] = 1,
+        int | None, typer.Option("--jobs", "-j", min=0, help="Worker processes for many files "
+                                 "(0: one per CPU core). Output stays in file order "
+                                 "(default: 1).", show_default=False, metavar="N")
+    ] = None,
     variant: VariantOption = None,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Print the number of diagnostics per code "
+                           "instead of the diagnostics (json with --format json).",
+                           rich_help_panel="Output")
+    ] = False,
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Exit 0 even when errors were found (2 still "
+                           "means a file or an argument could not be used).",
+                           rich_help_panel="Output")
+    ] = False,
+    color: ColourOption = Colour.AUTO,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="Report only findings that are not in this baseline "
+                     "(written by --write-baseline), and say how many matched it.",
+                     show_default=False, metavar="FILE", rich_help_panel="Baseline"),
+    ] = None,
+    write_baseline: Annotated[
+        Path | None,
+        typer.Option("--write-baseline", help="Record every finding in this baseline file "
+                     "instead of reporting them (exit 0 unless a file could not be read).",
+                     show_default=False, metavar="FILE", rich_help_panel="Baseline"),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="Read the settings from this file (pyproject.toml or "
+                     "tichu-analyze.toml) instead of the one found above the first path.",
+                     show_default=False, metavar="FILE", rich_help_panel="Configuration"),
+    ] = None,
+    isolated: Annotated[
+        bool, typer.Option("--isolated", help="Ignore every configuration file.",
+                           rich_help_panel="Configuration")
+    ] = False,
+    show_settings: Annotated[
+        bool, typer.Option("--show-settings", help="Print the settings in force and where "
+                           "each comes from, then exit.", rich_help_panel="Configuration")
+    ] = False,
 ) -> None:
     """Check every move of the logs against the rules and report each violation.
 
-    Exit status: 0 when nothing worse than a warning was found, 1 when an error
-    or fatal diagnostic was found, 2 when the arguments or a file could not be used.
+    Settings come from \\[tool.tichu-analyze] in pyproject.toml or from tichu-analyze.toml,
+    found by walking up from the first path; options given here override them.
+
+    Exit status: 0 when nothing worse than a warning was found, 1 when an error or fatal
+    diagnostic was found, 2 when the arguments, the configuration or a file could not be used.
     """
-    keep = select_codes(None, _codes_option(select, "--select"), _codes_option(ignore, "--ignore"))
-    variants = _variants(variant)
+    from .baseline import Baseline, BaselineError, source_lines
+    from .baseline import write_baseline as save_baseline
+
+    paths = paths or []
+    settings = _settings(paths, config, isolated)
+    settings.override("select", _codes_option(select, "--select") if select else None)
+    settings.override("ignore", _codes_option(ignore, "--ignore") if ignore else None)
+    settings.override("variants", list(variant) if variant else None)
+    settings.override("format", str(output_format) if output_format is not None else None)
+    settings.override("jobs", jobs)
+    if show_settings:
+        print("\n".join(settings.describe()))
+        raise typer.Exit(0)
+    if not paths:
+        raise fail("give the log files or directories to check (tichu-analyze check PATH...)")
+    if baseline is not None and write_baseline is not None:
+        raise fail("--baseline and --write-baseline cannot be used together")
+    fmt = Format(settings.format)
+    keep = select_codes(None, settings.select, settings.ignore)
+    variants = _variants(settings.variants)
     try:
-        files = find_logs(paths)
-    except LogError as e:
+        known = Baseline.load(baseline) if baseline is not None else None
+    except BaselineError as e:
         raise fail(str(e)) from None
-    if not files:
-        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    files = _log_files(paths)
 
     # -o: written under a temporary name and renamed when complete (no half-written file)
+    if output is not None and output.is_dir():
+        raise fail(f"{output}: is a directory; give the name of the file to write")
     partial = output.with_name(f".{output.name}.{os.getpid()}.tmp") if output else None
     try:
         out = open(partial, "w", encoding="utf-8") if partial else sys.stdout  # noqa: SIM115
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+        raise _cannot_write(output, e) from None
+    colour = _use_colour(color, out)
+    # the summary on stderr: rich colours it on a terminal; --color never and NO_COLOR stop it
+    err.no_color = color is Colour.NEVER or bool(os.environ.get("NO_COLOR"))
     complete = False
     kept: list[Diagnostic] = []
+    recorded: list[tuple[Diagnostic, bytes | None]] = []
     counts: Counter[str] = Counter()
     worst = 0
-    stream = {Format.TEXT: as_text, Format.JSON: as_json, Format.GITHUB: as_github}.get(
-        output_format
-    )
+    stream = {Format.TEXT: as_text_colour if colour else as_text, Format.JSON: as_json,
+              Format.GITHUB: as_github}.get(fmt)
+    needs_source = fmt is Format.FULL or known is not None or write_baseline is not None
+    pending: list[Diagnostic] = []
+    ignored_in: dict[str, frozenset[str]] = {}
 
-    def report(d: Diagnostic) -> None:
+    def emit(d: Diagnostic, before: bytes | None = None, at: bytes | None = None) -> None:
         nonlocal worst
-        if d.code not in keep:
-            return
         counts[d.code] += 1
         if d.severity != "warning":
             worst = 1
-        if stream is not None:
-            out.write(stream(d) + "\n")
+        if statistics:
+            return
+        try:
+            if fmt is Format.FULL:
+                out.write(as_full(d, before, at, colour))
+            elif stream is not None:
+                out.write(stream(d) + "\n")
+            else:
+                kept.append(d)
+        except BrokenPipeError:
+            raise _OutputClosed() from None
+
+    def report(d: Diagnostic) -> None:
+        if d.code not in keep:
+            return
+        if settings.per_path_ignores:
+            skip = ignored_in.get(d.file)
+            if skip is None:
+                skip = ignored_in[d.file] = settings.ignored_in(d.file)
+            if any(d.code.startswith(p) for p in skip):
+                return
+        if needs_source:
+            pending.append(d)
         else:
-            kept.append(d)
+            emit(d)
+
+    def flush_pending(path: Path) -> None:
+        lines = source_lines(path, {n for d in pending for n in (d.line, d.line - 1)})
+        for d in pending:
+            content = lines.get(d.line)
+            if known is not None and known.match(d, content):
+                continue
+            if write_baseline is not None:
+                recorded.append((d, content))
+            else:
+                emit(d, lines.get(d.line - 1), content)
+        pending.clear()
 
     totals = Counter[str]()
     unreadable = 0
     from .progress import progress_over
 
     try:
-        workers = jobs or os.cpu_count() or 1
-        for _path, stats_or_error in progress_over(files, report, show=not quiet,
-                                                   jobs=workers, variants=variants):
+        workers = settings.jobs or os.cpu_count() or 1
+        for path, stats_or_error in progress_over(files, report, show=not quiet,
+                                                  jobs=workers, variants=variants):
+            if pending:
+                flush_pending(path)
             if isinstance(stats_or_error, LogError):
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(str(stats_or_error))}", highlight=False)
@@ -191,10 +477,19 @@ def check(
             totals["games"] += stats.games
             totals["rounds"] += stats.rounds
             totals["events"] += stats.events
-        if output_format == Format.SARIF:
+        if statistics:
+            out.write(as_statistics_json(counts) if fmt is Format.JSON
+                      else as_statistics(counts, colour))
+        elif fmt is Format.SARIF:
             json.dump(as_sarif(kept), out, indent=2, ensure_ascii=False)
             out.write("\n")
+        out.flush()
         complete = True
+    except (_OutputClosed, BrokenPipeError):
+        _quiet_stop()
+        raise typer.Exit(0 if exit_zero else worst) from None
+    except OSError as e:
+        raise _cannot_write(output, e) from None
     finally:
         if partial and output:
             out.close()
@@ -202,40 +497,59 @@ def check(
                 os.replace(partial, output)
             else:
                 partial.unlink(missing_ok=True)
-        else:
-            out.flush()
+    if write_baseline is not None:
+        try:
+            n = save_baseline(write_baseline, recorded)
+        except BaselineError as e:
+            raise fail(str(e)) from None
+        if not quiet:
+            _summary(totals, Counter(d.code for d, _ in recorded), unreadable)
+            err.print(f"wrote {_plural(n, 'finding')} to the baseline {write_baseline}",
+                      highlight=False, markup=False)
+        raise typer.Exit(2 if unreadable else 0)
     if not quiet:
-        _summary(totals, counts)
+        _summary(totals, counts, unreadable, table=not statistics)
+        if known is not None:
+            err.print(f"{_plural(known.matched, 'finding')} of {known.total} in the baseline "
+                      f"{baseline} matched and not shown", highlight=False, markup=False)
     if unreadable:
         raise typer.Exit(2)
-    raise typer.Exit(worst)
+    raise typer.Exit(0 if exit_zero else worst)
 
 
-def _summary(totals: Counter[str], counts: Counter[str]) -> None:
+def _summary(totals: Counter[str], counts: Counter[str], unreadable: int = 0,
+             table: bool = True) -> None:
     n = sum(counts.values())
-    line = (f"{totals['files']} file{'s' * (totals['files'] != 1)}, {totals['games']} games, "
-            f"{totals['rounds']} rounds, {totals['events']} events: ")
+    files = _plural(totals["files"], "file")
+    if unreadable:  # the diagnostics found before a file's read error are reported
+        files = f"{totals['files']} of {_plural(totals['files'] + unreadable, 'file')} read"
+    line = (f"{files}, {_plural(totals['games'], 'game')}, "
+            f"{_plural(totals['rounds'], 'round')}, {_plural(totals['events'], 'event')}")
     if not n:
-        err.print(line + "[green]no diagnostics[/]", highlight=False)
+        err.print(escape(line) + ": " + ("no diagnostics in what could be read" if unreadable
+                                         else "[green]no diagnostics[/]"), highlight=False)
         return
-    err.print(line + f"{n} diagnostic{'s' * (n != 1)}", highlight=False)
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("code")
-    table.add_column("name")
-    table.add_column("severity")
-    table.add_column("count", justify="right")
+    err.print(escape(line) + f": {_plural(n, 'diagnostic')}", highlight=False)
+    if not table:
+        return
+    by_code = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    by_code.add_column("code")
+    by_code.add_column("name")
+    by_code.add_column("severity")
+    by_code.add_column("count", justify="right")
     for code in RULES:
         if counts[code]:
             r = RULES[code]
-            table.add_row(code, r.name, str(r.severity), str(counts[code]))
-    err.print(table)
+            by_code.add_row(code, r.name, str(r.severity), str(counts[code]))
+    err.print(by_code)
 
 
 @app.command()
 def rules(
     code: Annotated[
         str | None,
-        typer.Argument(help="A code (W001) to explain; without it, the whole catalogue.",
+        typer.Argument(help="A code (W001) or its name (wish-ignored) to explain; without it, "
+                       "the whole catalogue.",
                        show_default=False),
     ] = None,
 ) -> None:
@@ -249,7 +563,8 @@ def rules(
             table.add_row(r.code, r.name, str(r.severity), r.when, r.replay_then)
         console.print(table)
         return
-    found = RULES.get(code.upper())
+    found = RULES.get(code.upper()) or next(
+        (r for r in RULES.values() if r.name == code.strip().lower()), None)
     if found is None:
         raise fail(f"unknown code {code!r}; 'tichu-analyze rules' lists them all")
     r = found
@@ -276,7 +591,7 @@ def schema() -> None:
 @app.command()
 def simulate(
     output: Annotated[Path, typer.Option("--output", "-o", help="The log file to write "
-                                         "(.jsonl, .jsonl.gz or .jsonl.zst).")],
+                                         "(.jsonl, .jsonl.gz or .jsonl.zst).", metavar="FILE")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the "
                                       "same file, byte for byte.")] = 0,
@@ -288,22 +603,18 @@ def simulate(
     try:
         write_log(run(games, seed), output)
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
-    err.print(f"wrote {games} game{'s' * (games != 1)} to {output}", highlight=False)
+        raise _cannot_write(output, e) from None
+    err.print(f"wrote {_plural(games, 'game')} to {output}", highlight=False, markup=False)
 
 
 @app.command()
 def ingest(
-    paths: Annotated[
-        list[Path],
-        typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
-                       ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
-    ],
+    paths: LogPaths,
     out: Annotated[
         Path,
         typer.Option("--out", "-o", help="The dataset directory: created, or replaced when it "
                      "holds a dataset (a non-empty directory that does not is refused).",
-                     show_default=False),
+                     show_default=False, metavar="DIR"),
     ],
     append: Annotated[
         bool, typer.Option("--append", help="Add the logs' rows to the dataset in --out as new "
@@ -330,12 +641,7 @@ def ingest(
     from .datasets import ingest as write_datasets
 
     variants = _variants(variant)
-    try:
-        files = find_logs(paths)
-    except LogError as e:
-        raise fail(str(e)) from None
-    if not files:
-        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    files = _log_files(paths)
     counts: Counter[str] = Counter()
 
     def report(d: Diagnostic) -> None:
@@ -355,12 +661,13 @@ def ingest(
     if not quiet:
         _summary(result.totals, counts)
     if result.errors:
-        raise fail(f"{len(result.errors)} file{'s' * (len(result.errors) != 1)} could "
-                          f"not be read: nothing was written, {out} is left as it was")
+        raise fail(f"{_plural(len(result.errors), 'file')} could not be read: nothing was "
+                   f"written, {out} is left as it was")
     if not quiet:
-        rows = ", ".join(f"{result.rows[t]} {t}" for t in ("plays", "rounds", "games",
+        rows = ", ".join(f"{t} {result.rows[t]}" for t in ("plays", "rounds", "games",
                                                            "violations"))
-        err.print(f"wrote {rows} rows to {out}", highlight=False, markup=False)
+        err.print(f"wrote {_plural(result.totals['games'], 'game')} to {out} (rows: {rows}; "
+                  "the tables hold a row per player)", highlight=False, markup=False)
 
 
 _KIND_HELP = "What to draw. " + "; ".join(f"[bold]{k}[/]: {h}" for k, h in PLOT_HELP.items())
@@ -372,17 +679,19 @@ def plot(
         Path, typer.Argument(help="A dataset directory written by 'tichu-analyze ingest'.",
                              show_default=False),
     ],
-    kind: Annotated[PlotKind, typer.Option("--kind", "-k", help=_KIND_HELP, show_default=False)],
+    kind: Annotated[PlotKind, typer.Option("--kind", "-k", help=_KIND_HELP, show_default=False,
+                                         metavar="KIND")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The image to write, .png or "
-                                         ".svg.", show_default=False)],
+                                         ".svg.", show_default=False, metavar="FILE")],
     player: Annotated[
         str | None, typer.Option("--player", "-p", help="Only this player (against the rest of "
-                                 "the field where players are compared).", show_default=False),
+                                 "the field where players are compared).", show_default=False,
+                                 metavar="NAME"),
     ] = None,
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="For --kind score: the game id (FILE:GAME "
                                  "when the id is in several files); default the first game.",
-                                 show_default=False),
+                                 show_default=False, metavar="GAME"),
     ] = None,
 ) -> None:
     """Draw one plot of a dataset, as PNG or SVG."""
@@ -410,7 +719,7 @@ def _reading_dataset(output: Path | None) -> Iterator[None]:
     except DatasetError as e:
         raise fail(str(e)) from None
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+        raise _cannot_write(output, e) from None
 
 
 class ReportFormat(StrEnum):
@@ -433,7 +742,7 @@ def report(
     ] = ReportFormat.HTML,
     player: Annotated[
         str | None, typer.Option("--player", "-p", help="Focus on this player against the rest "
-                                 "of the field.", show_default=False),
+                                 "of the field.", show_default=False, metavar="NAME"),
     ] = None,
 ) -> None:
     """Report per-player and per-partnership statistics, violations by code and the plots.
@@ -475,7 +784,8 @@ def replay(
     ],
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="The game id (needed when the file "
-                                 "holds more than one game).", show_default=False),
+                                 "holds more than one game; 'tichu-analyze games' lists them).",
+                                 show_default=False, metavar="GAME"),
     ] = None,
     round_number: Annotated[
         int | None, typer.Option("--round", "-r", help="Only this round (default: every round "
@@ -483,7 +793,7 @@ def replay(
     ] = None,
     seat: Annotated[
         int | None, typer.Option("--seat", "-s", min=0, max=3, help="Show the round from this "
-                                 "seat: the other hands stay hidden until played.",
+                                 "seat (0-3): the other hands stay hidden until played.",
                                  show_default=False),
     ] = None,
     output_format: Annotated[
@@ -499,8 +809,7 @@ def replay(
     ] = False,
     variant: VariantOption = None,
 ) -> None:
-    """Show one round (or every round of a game) trick by trick, with each violation
-    under the event that caused it.
+    """Show a game or one round trick by trick, with each violation under its event.
 
     Exit status: 0 when the view was written (whatever it shows), 2 when the file,
     the game or the round cannot be found.
@@ -528,9 +837,62 @@ def replay(
             for line in rich_lines(render_text(view, width, hands)):
                 console.print(line, soft_wrap=True)
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+        raise _cannot_write(output, e) from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
+
+
+class GamesFormat(StrEnum):
+    """What ``tichu-analyze games`` writes."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+@app.command()
+def games(
+    paths: LogPaths,
+    output_format: Annotated[
+        GamesFormat, typer.Option("--format", "-f", help="text: one line per game; json: one "
+                                  "JSON object per game (JSON lines).", metavar="FORMAT"),
+    ] = GamesFormat.TEXT,
+    color: ColourOption = Colour.AUTO,
+    variant: VariantOption = None,
+) -> None:
+    """List the games of the logs, one line each, with their score and diagnostics.
+
+    Each line gives the file, the game id, the players, the rounds, whether the game is
+    complete (its game_end was recorded), the final score and the diagnostics by severity.
+    The score is the replayed one (the recorded one where a round could not be scored).
+    Use a game id with 'tichu-analyze replay LOG --game GAME'.
+
+    Exit status: 0 when every file was read, 2 when a file or an argument could not be used.
+    """
+    from .games import as_text as game_line
+    from .games import list_games
+
+    variants = _variants(variant)
+    files = _log_files(paths)
+    colour = _use_colour(color, sys.stdout)
+    unreadable = 0
+    try:
+        for path in files:
+            try:
+                found = list_games(path, variants)
+            except LogError as e:
+                unreadable += 1
+                err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
+                continue
+            for g in found:
+                if output_format is GamesFormat.JSON:
+                    print(json.dumps(g.as_dict(), ensure_ascii=False))
+                    continue
+                print(game_line(g, colour))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stop()
+        raise typer.Exit(0) from None
+    raise typer.Exit(2 if unreadable else 0)
 
 
 @app.command()
@@ -543,7 +905,8 @@ def convert(
     output: Annotated[
         Path,
         typer.Option("--output", "-o", help="The format-1 log to write (.jsonl, .jsonl.gz "
-                     "or .jsonl.zst); each .tch file becomes one game, its id the file name."),
+                     "or .jsonl.zst); each .tch file becomes one game, its id the file name.",
+                     metavar="FILE"),
     ],
 ) -> None:
     """Convert Brettspielwelt .tch logs into one format-1 JSON-lines log.
@@ -586,9 +949,9 @@ def convert(
     try:
         n = write_log(events(), output)
     except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
-    err.print(f"wrote {n} events of {len(files)} game{'s' * (len(files) != 1)} to {output}",
-              highlight=False)
+        raise _cannot_write(output, e) from None
+    err.print(f"wrote {_plural(n, 'event')} of {_plural(len(files), 'game')} to {output}",
+              highlight=False, markup=False)
     if problems:
         raise typer.Exit(1)
 

@@ -14,6 +14,7 @@ class Format(StrEnum):
     """Output formats of ``check``."""
 
     TEXT = "text"
+    FULL = "full"
     JSON = "json"
     SARIF = "sarif"
     GITHUB = "github"
@@ -126,3 +127,72 @@ def as_sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, object]:
             }
         ],
     }
+
+
+# ANSI SGR codes for a terminal (``check --color``); NO_COLOR is honoured by the caller
+_RESET = "\x1b[0m"
+_BOLD = "\x1b[1m"
+_SEVERITY_COLOUR = {"warning": "\x1b[1;33m", "error": "\x1b[1;31m", "fatal": "\x1b[1;35m"}
+_DIM = "\x1b[2m"
+_CYAN = "\x1b[36m"
+
+
+def as_text_colour(d: Diagnostic) -> str:
+    """:func:`as_text` with the location, code and severity coloured for a terminal."""
+    colour = _SEVERITY_COLOUR.get(d.severity, _BOLD)
+    sev = "" if d.severity == "error" else f"{colour}[{d.severity}]{_RESET} "
+    return (f"{_BOLD}{d.file}:{d.line}:{_RESET} {colour}{d.code}{_RESET} {d.name}: "
+            f"{sev}{d.message}{_DIM}{location(d)}{_RESET}")
+
+
+def as_full(d: Diagnostic, before: bytes | None, at: bytes | None, colour: bool = False) -> str:
+    """The ``full`` format: the text line, then the event line before and the
+    offending one, numbered, the offending one marked with ``>``."""
+    head = as_text_colour(d) if colour else as_text(d)
+    width = len(str(d.line))
+    lines = [head]
+    for number, raw, mark in ((d.line - 1, before, " "), (d.line, at, ">")):
+        if raw is None:
+            continue
+        text = printable(raw.decode("utf-8", "replace"))
+        if len(text) > 300:
+            text = text[:300] + "…"
+        gutter = f"{mark} {number:>{width}} | "
+        if colour:
+            gutter = (_SEVERITY_COLOUR.get(d.severity, _BOLD) if mark == ">" else _CYAN) + \
+                gutter + _RESET
+        lines.append("    " + gutter + text)
+    return "\n".join(lines) + "\n\n"
+
+
+def printable(text: str) -> str:
+    """Control characters of a log line shown escaped (a log cannot drive the terminal)."""
+    return "".join(c if c.isprintable() or c == "\t" else repr(c)[1:-1] for c in text)
+
+
+def statistics_rows(counts: dict[str, int]) -> list[tuple[int, str, str, str]]:
+    """``(count, code, name, severity)`` per code found, most frequent first."""
+    rows = [(n, code, RULES[code].name, str(RULES[code].severity))
+            for code, n in counts.items() if n]
+    return sorted(rows, key=lambda r: (-r[0], r[1]))
+
+
+def as_statistics(counts: dict[str, int], colour: bool = False) -> str:
+    """``check --statistics`` as text: ``count  CODE  name  [severity]`` per line."""
+    rows = statistics_rows(counts)
+    if not rows:
+        return ""
+    width = max(len(str(r[0])) for r in rows)
+    name_width = max(len(r[2]) for r in rows)
+    out = []
+    for n, code, name, severity in rows:
+        c = f"{_SEVERITY_COLOUR[severity]}{code}{_RESET}" if colour else code
+        out.append(f"{n:>{width}}  {c}  {name:<{name_width}}  [{severity}]")
+    return "\n".join(out) + "\n"
+
+
+def as_statistics_json(counts: dict[str, int]) -> str:
+    """``check --statistics --format json``: a JSON array of count objects."""
+    rows = [{"code": code, "name": name, "severity": severity, "count": n}
+            for n, code, name, severity in statistics_rows(counts)]
+    return json.dumps(rows, indent=2) + "\n"
