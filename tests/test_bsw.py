@@ -21,6 +21,7 @@ from tichu_analyze.bsw import (
     TCH_TOKEN,
     Unreadable,
     decode_text,
+    event_dict,
     looks_like_tch,
     read_tch,
     write_tch,
@@ -43,8 +44,10 @@ Item = tuple[int, dict[str, Any] | Unreadable]
 
 
 def items(data: bytes | str, game: str = "g") -> list[Item]:
+    """What ``read_tch`` yields, the events as the dicts of their JSON lines."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    return list(read_tch(raw, game))
+    return [(line, it if isinstance(it, Unreadable) else event_dict(it))
+            for line, it in read_tch(raw, game)]
 
 
 def events(data: bytes | str) -> list[tuple[int, dict[str, Any]]]:

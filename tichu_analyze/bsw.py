@@ -53,11 +53,15 @@ incomplete.
 
 from __future__ import annotations
 
+import codecs
+import io
 import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any, Literal
+
+from msgspec.structs import asdict, force_setattr
 
 from .cards import (
     BIT,
@@ -75,11 +79,28 @@ from .cards import (
     points,
 )
 from .combos import Combo, beats, bombs_in, can_play_rank, classify
+from .events import (
+    Call,
+    Deal,
+    DragonGift,
+    Event,
+    Exchange,
+    GameStart,
+    Pass,
+    Play,
+    RoundEnd,
+    RoundStart,
+)
 
-__all__ = ["Unreadable", "decode_text", "looks_like_tch", "read_tch", "write_tch"]
+__all__ = [
+    "TchLines", "Unreadable", "decode_text", "event_dict", "looks_like_tch", "read_tch",
+    "write_tch",
+]
 
-Event = dict[str, Any]
-"""A format-1 event, as a dict (``log-format.md``)."""
+EventDict = dict[str, Any]
+"""A format-1 event as a dict (``log-format.md``), as :func:`write_tch` takes them."""
+
+CallKind = Literal["grand_tichu", "tichu"]
 
 TARGET = 1000
 """BSW plays to 1000 points."""
@@ -138,21 +159,43 @@ PLAY_HEADER = "---------------Rundenverlauf------------------"
 
 # --- bytes and lines ----------------------------------------------------------
 
+MAX_LINE = 4 << 20
+"""The longest line read, in bytes (4 MiB); a longer one is not understood and skipped."""
+
+MAX_ROUND_LINES = 10_000
+"""The most lines one round may have (a real round has a few hundred); the rest of a
+longer round is skipped, so that memory stays bounded whatever the file holds."""
+
+_PREFIX = 1 << 16
+"""How many bytes the file's encoding is decided on (64 KiB: a whole game of the archive)."""
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _encoding(data: bytes, final: bool = True) -> str:
+    """The encoding ``data`` reads in: UTF-8, else cp1252, else latin-1. When not
+    ``final`` (a prefix of the file), a UTF-8 character cut at its end does not count."""
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(data, final)
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        data.decode("cp1252")
+        return "cp1252"
+    except UnicodeDecodeError:
+        return "latin-1"
+
 
 def decode_text(data: bytes) -> str:
-    """The text of a ``.tch`` file: UTF-8, else the archive's legacy cp1252, else latin-1.
+    """The text of ``.tch`` bytes: UTF-8, else the archive's legacy cp1252, else latin-1.
 
     Every character survives as written (non-breaking spaces included); a UTF-8
     byte order mark is dropped.
     """
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data.startswith(_BOM):
         data = data[3:]
-    for encoding in ("utf-8", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1")
+    return data.decode(_encoding(data))
 
 
 def looks_like_tch(head: bytes) -> bool:
@@ -167,9 +210,62 @@ def looks_like_tch(head: bytes) -> bool:
     return False
 
 
-def _lines(text: str) -> list[str]:
-    """The lines of ``text``, split at ``\\n`` only (line numbers match the bytes)."""
-    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+class TchLines:
+    """The lines of a ``.tch`` file, read as a stream and decoded: iterating yields
+    each line's text, or None for a line longer than :data:`MAX_LINE` (whose bytes
+    are skipped, never held). ``count`` is the number of lines read so far.
+
+    The encoding is decided once per file, on its first 64 KiB (the whole file for
+    every game of the archive, so exactly as if the file were decoded whole): UTF-8
+    if they are UTF-8, else cp1252 if they are cp1252, else latin-1. A later line
+    that does not decode in the file's encoding is decided on its own, the same way.
+    Lines are split at ``\\n`` only (line numbers match the bytes); a ``\\r`` before
+    it and a UTF-8 byte order mark at the start are dropped.
+    """
+
+    def __init__(self, source: bytes | IO[bytes]) -> None:
+        self.file: IO[bytes] = io.BytesIO(source) if isinstance(source, bytes) else source
+        self.count = 0
+
+    def __iter__(self) -> Iterator[str | None]:
+        f = self.file
+        head = f.read(_PREFIX)
+        final = len(head) < _PREFIX
+        if head.startswith(_BOM):
+            head = head[3:]
+        encoding = _encoding(head, final)
+        lines = head.split(b"\n")
+        pending = lines.pop()  # the last line, maybe cut by the prefix's end
+        for raw in lines:
+            self.count += 1
+            yield _decode_line(raw, encoding)
+        while True:
+            line = f.readline(MAX_LINE + 1 - len(pending))
+            if pending:
+                line, pending = pending + line, b""
+            if not line:
+                return
+            self.count += 1
+            if line.endswith(b"\n"):
+                yield _decode_line(line[:-1], encoding)
+            elif len(line) > MAX_LINE:
+                while True:  # skip the rest of the line
+                    chunk = f.readline(MAX_LINE)
+                    if not chunk or chunk.endswith(b"\n"):
+                        break
+                yield None
+            else:
+                yield _decode_line(line, encoding)  # the last line, without a line end
+                return
+
+
+def _decode_line(raw: bytes, encoding: str) -> str:
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError:
+        return raw.decode(_encoding(raw))
 
 
 def _tail(text: str) -> str:
@@ -177,25 +273,24 @@ def _tail(text: str) -> str:
     return text.rstrip(" \t\r")
 
 
-def _trim(text: str) -> str:
-    """``text`` without ASCII blanks around it (non-breaking spaces are kept)."""
-    return text.strip(" \t\r")
-
-
 # --- parsed lines of one round ------------------------------------------------
 
 
-@dataclass(slots=True)
 class _Rec:
     """One meaningful line of the round's pre-play or play part."""
 
-    kind: str  # tichu, grand, exchange, play, pass, wish, gift, result
-    line: int
-    seat: int = -1
-    cards: list[str] = field(default_factory=list)  # play: format-1 tokens
-    give: dict[int, str] = field(default_factory=dict)  # exchange: to -> token
-    value: str = ""  # wish: rank token
-    score: tuple[int, int] = (0, 0)  # result
+    __slots__ = ("cards", "give", "kind", "line", "score", "seat", "value")
+
+    def __init__(self, kind: str, line: int, seat: int = -1, cards: list[str] | None = None,
+                 give: dict[int, str] | None = None, value: str = "",
+                 score: tuple[int, int] = (0, 0)) -> None:
+        self.kind = kind  # tichu, grand, exchange, play, pass, wish, gift, result
+        self.line = line
+        self.seat = seat
+        self.cards: list[str] = cards if cards is not None else []  # play: format-1 tokens
+        self.give: dict[int, str] = give if give is not None else {}  # exchange: to -> token
+        self.value = value  # wish: rank token
+        self.score = score  # result
 
 
 @dataclass(slots=True)
@@ -203,11 +298,13 @@ class _RoundText:
     """What the ``.tch`` lines of one round say."""
 
     line: int  # the Gr.Tichukarten header
-    names: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # by seat, as this round's lines name them
+    blank: set[int] = field(default_factory=set)  # seats whose name the card lists leave blank
     hands8: list[list[str]] = field(default_factory=list)
     start_line: int = 0  # the Startkarten header, 0 before it
     hands14: list[list[str]] = field(default_factory=list)
     section: str = "grand"  # grand, start, pre, play, over (Ergebnis read), done, skip
+    lines: int = 0  # non-blank lines read after the header
     grand: list[_Rec] = field(default_factory=list)
     pre: list[_Rec] = field(default_factory=list)  # Tichu calls and exchanges, in order
     play: list[_Rec] = field(default_factory=list)
@@ -216,13 +313,10 @@ class _RoundText:
 
 def _cards(tokens: list[str]) -> list[str] | str:
     """BSW card tokens -> format-1 tokens, or an error message."""
-    out = []
-    for t in tokens:
-        card = CARD_OF_TCH.get(t)
-        if card is None:
-            return f"{t!r} is not a card"
-        out.append(card)
-    return out
+    try:
+        return [CARD_OF_TCH[t] for t in tokens]
+    except KeyError as e:
+        return f"{e.args[0]!r} is not a card"
 
 
 def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
@@ -245,18 +339,28 @@ def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
 
 
 def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
-    """``name: C - name: C - name: C -`` -> recipient seat -> format-1 token."""
+    """``name: C - name: C - name: C -`` -> recipient seat -> format-1 token.
+
+    A seat whose name is blank (a newcomer the card lists do not name yet) takes the
+    first name no other seat answers to, in the order BSW lists the recipients; that
+    name goes into ``names``.
+    """
     gives: dict[int, str] = {}
     pos = 0
     body = _tail(body)
+    order = [(giver + k) & 3 for k in (1, 2, 3)]
     while pos < len(body):
         if body[pos] == " ":
             pos += 1
             continue
-        order = [(giver + k) & 3 for k in (1, 2, 3)]
         matches = [s for s in order if body.startswith(names[s] + ": ", pos)]
         if not matches:
-            return f"no recipient name at {body[pos:]!r}"
+            blank = [s for s in order if not names[s] and s not in gives]
+            cut = body.find(": ", pos)
+            if not blank or cut < 0:
+                return f"no recipient name at {body[pos:]!r}"
+            names[blank[0]] = body[pos:cut]
+            matches = blank[:1]
         longest = max(len(names[s]) for s in matches)
         matches = [s for s in matches if len(names[s]) == longest]
         to = next((s for s in matches if s not in gives), matches[0])
@@ -279,10 +383,9 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
 
 def _move_line(text: str, names: list[str]) -> _Rec | str | None:
     """``(N)name: C C`` or ``(N)name passt.`` as a record (line 0), an error, or None."""
-    m = _SEAT.match(text)
-    if m is None:
+    if len(text) < 3 or text[0] != "(" or text[2] != ")" or text[1] not in "0123":
         return None
-    seat = int(m.group(1))
+    seat = ord(text[1]) - 48
     rest = text[3:]
     name = names[seat] if seat < len(names) else ""
     if rest.startswith(name + ": "):
@@ -305,11 +408,10 @@ def _move_line(text: str, names: list[str]) -> _Rec | str | None:
     return _Rec("play", 0, seat, cards=cards)
 
 
-def _parse_line(rt: _RoundText, no: int, text: str) -> str | None:
-    """Take one non-blank line of a round into ``rt``; an error message if not understood."""
+def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | None:
+    """Take one non-blank line of a round into ``rt`` (``head``: the header it is, if
+    one); an error message if not understood."""
     section = rt.section
-    header = _HEADER.fullmatch(text)
-    head = header.group(1) if header else None
     if text.startswith("BOMBE:"):
         return None  # cosmetic: who holds a bomb
     if section in ("grand", "start"):
@@ -329,7 +431,12 @@ def _parse_line(rt: _RoundText, no: int, text: str) -> str | None:
             return got
         name, cards = got
         if section == "grand":
+            if not name.strip():
+                rt.blank.add(len(rt.names))
             rt.names.append(name)
+        elif name.strip() and len(hands) in rt.blank:  # the Startkarten name the newcomer
+            rt.names[len(hands)] = name
+            rt.blank.discard(len(hands))
         hands.append(cards)
         if section == "start" and len(hands) == 4:
             rt.section = "pre"
@@ -353,7 +460,10 @@ def _parse_line(rt: _RoundText, no: int, text: str) -> str | None:
             if text.startswith(prefix):
                 body = text[len(prefix) :]
             elif " gibt: " in text:
-                body = text.split(" gibt: ", 1)[1]
+                name, body = text[3:].split(" gibt: ", 1)
+                if giver in rt.blank:  # the newcomer, named by his own line
+                    rt.names[giver] = name
+                    rt.blank.discard(giver)
             else:
                 return "expected an exchange line, '(N)name gibt: name: card - ...'"
             gives = _gives(body, giver, rt.names)
@@ -397,29 +507,38 @@ def _parse_line(rt: _RoundText, no: int, text: str) -> str | None:
 # --- reading ------------------------------------------------------------------
 
 
-def read_tch(data: bytes, game_id: str) -> Iterator[tuple[int, Event | Unreadable]]:
+def read_tch(source: bytes | IO[bytes] | TchLines,
+             game_id: str) -> Iterator[tuple[int, Event | Unreadable]]:
     """The format-1 events of one ``.tch`` file, each with its 1-based ``.tch`` line.
 
-    ``game_id`` names the game in every event. Events come in replay order;
-    events the reader inserts or moves (missing passes, a late Tichu, a missing
-    Dragon gift, the Grand Tichu calls) carry the line that justifies them, so
-    line numbers are not always increasing. A line that is not understood
-    yields :class:`Unreadable` and the rest of its round is skipped.
+    ``source``: the file's bytes, a binary file open for reading, or its
+    :class:`TchLines`. The file is read as a stream, one round at a time: memory
+    does not grow with its size. ``game_id`` names the game in every event.
+    Events come in replay order; events the reader inserts or moves (missing
+    passes, a late Tichu, a missing Dragon gift, the Grand Tichu calls) carry the
+    line that justifies them, so line numbers are not always increasing. A line
+    that is not understood yields :class:`Unreadable` and the rest of its round
+    is skipped.
     """
-    lines = _lines(decode_text(data))
+    lines = source if isinstance(source, TchLines) else TchLines(source)
     reader = _Reader(game_id)
     rt: _RoundText | None = None
     junk = False  # inside a run of lines outside any round
     for no, raw in enumerate(lines, 1):
-        text = _trim(raw)
-        if not text:
-            continue
-        header = _HEADER.fullmatch(text)
-        if header is not None and header.group(1) == "Gr.Tichukarten":
-            if rt is not None and rt.section != "done":
-                yield from reader.round(rt)
-            rt, junk = _RoundText(no), False
-            continue
+        head: str | None = None
+        if raw is None:
+            text = ""
+        else:
+            text = raw.strip(" \t\r")
+            if not text:
+                continue
+            if text[0] == "-" and (header := _HEADER.fullmatch(text)) is not None:
+                head = header.group(1)
+                if head == "Gr.Tichukarten":
+                    if rt is not None and rt.section != "done":
+                        yield from reader.round(rt)
+                    rt, junk = _RoundText(no), False
+                    continue
         if rt is None or rt.section == "done":
             if rt is not None:
                 move = _move_line(text, rt.names)
@@ -428,12 +547,19 @@ def read_tch(data: bytes, game_id: str) -> Iterator[tuple[int, Event | Unreadabl
             if not junk and not text.startswith("BOMBE:"):
                 where = "after the round's Ergebnis" if rt is not None else \
                     "outside a round (no Gr.Tichukarten header before it)"
-                yield no, Unreadable(f"{text[:60]!r} {where}")
+                what = repr(text[:60]) if raw is not None else _TOO_LONG
+                yield no, Unreadable(f"{what} {where}")
                 junk = True
             continue
         if rt.section == "skip":
             continue
-        problem = _parse_line(rt, no, text)
+        rt.lines += 1
+        if raw is None:
+            problem: str | None = _TOO_LONG
+        elif rt.lines > MAX_ROUND_LINES:
+            problem = f"the round has more than {MAX_ROUND_LINES:,} lines"
+        else:
+            problem = _parse_line(rt, no, text, head)
         if problem is not None:
             rt.unreadable = (no, problem)
             rt.section = "skip"
@@ -444,35 +570,51 @@ def read_tch(data: bytes, game_id: str) -> Iterator[tuple[int, Event | Unreadabl
         yield from reader.round(rt)
 
 
+_TOO_LONG = f"a line longer than {MAX_LINE >> 20} MiB"
+
+
 class _Reader:
-    """Game-level state of one file: the game start and the round numbers."""
+    """Game-level state of one file: the game start, the round numbers and who sits
+    where."""
 
     def __init__(self, game_id: str) -> None:
         self.game = game_id
         self.started = False
         self.rounds = 0
+        self.names: list[str] = []  # by seat, as the last round's lines named them
+        self.players: list[str] = []  # by seat, as the events name them
 
     def round(self, rt: _RoundText) -> Iterator[tuple[int, Event | Unreadable]]:
-        if not self.started:
-            if len(rt.names) < 4:
+        if len(rt.names) < 4:
+            if not self.started:
                 if rt.unreadable is not None:
                     yield rt.unreadable[0], Unreadable(rt.unreadable[1])
                 return  # no names, no game: nothing to replay
+            changed = None
+        else:
+            # a name still blank (not even the exchange names the seat): the same player
+            names = [name if name.strip() or not self.names else self.names[seat]
+                     for seat, name in enumerate(rt.names)]
+            players = _player_names(names)
+            changed = players if self.started and players != self.players else None
+            self.names, self.players = names, players
+        if not self.started:
             self.started = True
-            yield rt.line, {"type": "game_start", "game": self.game,
-                            "players": _player_names(rt.names), "target": TARGET}
+            yield rt.line, GameStart(game=self.game, players=self.players, target=TARGET)
         self.rounds += 1
-        yield from _convert(self.game, self.rounds, rt)
+        yield from _convert(self.game, self.rounds, rt, changed)
 
 
 _SEARCH = 32
 """How many other readings of one round are tried against its Ergebnis, at most."""
 
 
-def _convert(game: str, number: int, rt: _RoundText) -> list[tuple[int, Event | Unreadable]]:
-    """The events of one round; where the log reads two legal ways and the default
-    reading does not give the recorded Ergebnis, the first reading that does."""
-    first = _Converter(game, number, rt)
+def _convert(game: str, number: int, rt: _RoundText,
+             players: list[str] | None) -> list[tuple[int, Event | Unreadable]]:
+    """The events of one round (``players``: the seating if it changed with it); where
+    the log reads two legal ways and the default reading does not give the recorded
+    Ergebnis, the first reading that does."""
+    first = _Converter(game, number, rt, players)
     out = first.run()
     if not first.mismatch or not first.decisions:
         return out
@@ -483,7 +625,7 @@ def _convert(game: str, number: int, rt: _RoundText) -> list[tuple[int, Event | 
         if flips in tried:
             continue
         tried.add(flips)
-        conv = _Converter(game, number, rt, flips)
+        conv = _Converter(game, number, rt, players, flips)
         got = conv.run()
         if not conv.mismatch:
             return got
@@ -492,8 +634,9 @@ def _convert(game: str, number: int, rt: _RoundText) -> list[tuple[int, Event | 
 
 
 def _player_names(names: list[str]) -> list[str]:
-    """The names for ``game_start``: as written, unless empty or repeated (format 1 needs
-    four distinct non-empty names), then ``seat N`` / ``name (seat N)``."""
+    """The names for ``game_start`` and ``round_start``: as written, unless empty or
+    repeated (format 1 needs four distinct non-empty names), then ``seat N`` /
+    ``name (seat N)``."""
     out: list[str] = []
     for seat, name in enumerate(names):
         if not name.strip():
@@ -736,7 +879,7 @@ def _mask(tokens: list[str]) -> Mask | None:
 class _PhoenixPlay:
     """A multi-card play with the Phoenix, and what its trick tells about its reading."""
 
-    event: Event
+    event: Play
     cards: Mask
     below: Combo | None  # what it was played on (None: a lead)
     above: Combo | None = None  # the next play on it
@@ -746,7 +889,7 @@ class _PhoenixPlay:
 class _Gift:
     """A synthesized Dragon gift whose recipient the Ergebnis may decide."""
 
-    event: Event
+    event: DragonGift
     winner: int
     cards: Mask
 
@@ -754,11 +897,12 @@ class _Gift:
 class _Converter:
     """Turns the parsed lines of one round into format-1 events, normalizing BSW's habits."""
 
-    def __init__(self, game: str, number: int, rt: _RoundText,
+    def __init__(self, game: str, number: int, rt: _RoundText, players: list[str] | None,
                  flips: frozenset[int] = frozenset()) -> None:
         self.game = game
         self.number = number
         self.rt = rt
+        self.players = players
         self.flips = flips  # records (by index in rt.play) read the other way
         self.decisions: list[int] = []  # records where two legal readings exist
         self.mismatch = False  # the replayed score cannot give the recorded Ergebnis
@@ -767,27 +911,24 @@ class _Converter:
         self.playing = False  # the Rundenverlauf is being converted
         self.table: _Table | None = None
         self.raw = False  # no normalizing (the engine skips the rest of the round)
-        self.first_play: list[Event | None] = [None, None, None, None]
+        self.first_play: list[Play | None] = [None, None, None, None]
         self.plays = [0, 0, 0, 0]
         self.moves_since = [0, 0, 0, 0]  # logged moves by others since the seat's first play
-        self.last_play: Event | None = None
+        self.last_play: Play | None = None
         self.phoenix: list[_PhoenixPlay] = []
         self.top_phoenix: _PhoenixPlay | None = None  # the Phoenix play on top of the trick
         self.gifts: list[_Gift] = []
         self.consumed: set[int] = set()  # Drache an lines already used, by index in rt.play
         self.index = 0  # the play record being converted
 
-    def event(self, type_: str, **fields: Any) -> Event:
-        return {"type": type_, "game": self.game, **fields}
-
     def emit(self, line: int, ev: Event) -> None:
         self.out.append((line, ev))
 
     def run(self) -> list[tuple[int, Event | Unreadable]]:
         rt = self.rt
-        self.emit(rt.line, self.event("round_start", round=self.number))
+        self.emit(rt.line, RoundStart(game=self.game, round=self.number, players=self.players))
         if len(rt.hands8) == 4:
-            self.emit(rt.line, self.event("deal", hands=[list(h) for h in rt.hands8]))
+            self.emit(rt.line, Deal(game=self.game, hands=[list(h) for h in rt.hands8]))
             for rec in rt.grand:
                 self.call(rec, "grand_tichu")
             if len(rt.hands14) == 4:
@@ -808,11 +949,11 @@ class _Converter:
         rt = self.rt
         pairs = zip(rt.hands8, rt.hands14, strict=True)
         six = [[c for c in h14 if c not in h8] for h8, h14 in pairs]
-        self.emit(rt.start_line, self.event("deal", hands=six))
+        self.emit(rt.start_line, Deal(game=self.game, hands=six))
         for rec in rt.pre:
             if rec.kind == "exchange":
                 give = {str(to): card for to, card in sorted(rec.give.items())}
-                self.emit(rec.line, self.event("exchange", seat=rec.seat, give=give))
+                self.emit(rec.line, Exchange(game=self.game, seat=rec.seat, give=give))
             else:
                 self.call(rec, "tichu")
 
@@ -844,11 +985,11 @@ class _Converter:
 
     # -- calls
 
-    def call(self, rec: _Rec, call: str) -> None:
+    def call(self, rec: _Rec, call: CallKind) -> None:
         seat = rec.seat
         if self.calls[seat] is not None:
             return  # the seat's call is made: BSW logs repeated clicks (and Tichu after Grand)
-        ev = self.event("call", seat=seat, call=call)
+        ev = Call(game=self.game, seat=seat, call=call)
         if not self.playing:
             self.calls[seat] = call
             self.emit(rec.line, ev)
@@ -885,9 +1026,9 @@ class _Converter:
             self.call(rec, "tichu" if rec.kind == "tichu" else "grand_tichu")
         elif rec.kind == "wish":
             last = self.last_play
-            if last is not None and "wish" not in last:
-                last["wish"] = rec.value
-                if self.table is not None and "Mahjong" in last["cards"]:
+            if last is not None and last.wish is None:
+                force_setattr(last, "wish", rec.value)
+                if self.table is not None and "Mahjong" in last.cards:
                     self.table.wish = RANK_BY_TOKEN[rec.value]
         elif rec.kind == "gift":
             self.gift(rec)
@@ -898,16 +1039,16 @@ class _Converter:
         t = self.table
         seat = rec.seat
         if t is None or self.raw:
-            self.emit(rec.line, self.event("pass", seat=seat))
+            self.emit(rec.line, Pass(game=self.game, seat=seat))
             return
         if t.over or not t.hands[seat] or t.top is None or t.closing or seat != t.turn:
             return  # the winner collecting its trick, or a pass by a seat not on turn
-        self.emit(rec.line, self.event("pass", seat=seat))
+        self.emit(rec.line, Pass(game=self.game, seat=seat))
         t.pass_(seat)
 
     def play(self, rec: _Rec) -> None:
         seat = rec.seat
-        ev = self.event("play", seat=seat, cards=list(rec.cards))
+        ev = Play(game=self.game, seat=seat, cards=list(rec.cards))
         t = self.table
         if t is None or self.raw:
             self.emit(rec.line, ev)
@@ -927,7 +1068,7 @@ class _Converter:
         combo = classify(mask)
         bomb = combo is not None and combo.is_bomb
         for s in self.missing_passes(seat, mask, combo):
-            self.emit(rec.line, self.event("pass", seat=s))  # passes BSW did not log
+            self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
             t.pass_(s)
         if t.gift_due() and not (bomb and seat != t.top_seat):
             self.give_dragon(rec.line)
@@ -1027,10 +1168,10 @@ class _Converter:
                 break
             if later.kind == "gift" and j not in self.consumed:
                 self.consumed.add(j)
-                self.emit(later.line, self.event("dragon_gift", seat=winner, to=later.seat))
+                self.emit(later.line, DragonGift(game=self.game, seat=winner, to=later.seat))
                 t.give_dragon(later.seat)
                 return
-        ev = self.event("dragon_gift", seat=winner, to=(winner + 1) & 3)
+        ev = DragonGift(game=self.game, seat=winner, to=(winner + 1) & 3)
         self.gifts.append(_Gift(ev, winner, t.trick_cards))
         self.emit(line, ev)
         t.give_dragon(None)
@@ -1041,20 +1182,21 @@ class _Converter:
         t = self.table
         if t is not None and not self.raw and t.dragon_on_top() and not t.over:
             for s in t.passes_to_close():
-                self.emit(rec.line, self.event("pass", seat=s))  # passes BSW did not log
+                self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
                 t.pass_(s)
         if t is None or self.raw or not t.gift_due():
             # no Dragon trick to give: as recorded (ignored after a double victory, else G003)
-            self.emit(rec.line, self.event("dragon_gift", seat=self.dragon_player(), to=rec.seat))
+            self.emit(rec.line, DragonGift(game=self.game, seat=self.dragon_player(),
+                                           to=rec.seat))
             return
-        self.emit(rec.line, self.event("dragon_gift", seat=t.top_seat, to=rec.seat))
+        self.emit(rec.line, DragonGift(game=self.game, seat=t.top_seat, to=rec.seat))
         t.give_dragon(rec.seat)
 
     def dragon_player(self) -> int:
         """Who played the Dragon this round (0 if nobody did)."""
         for _, ev in self.out:
-            if isinstance(ev, dict) and ev["type"] == "play" and "Dragon" in ev["cards"]:
-                return int(ev["seat"])
+            if type(ev) is Play and "Dragon" in ev.cards:
+                return ev.seat
         return 0
 
     # -- the end
@@ -1063,7 +1205,7 @@ class _Converter:
         if not self.raw:
             self.settle(rec.line)
         score = list(rec.score)
-        self.emit(rec.line, self.event("round_end", round=self.number, score=score))
+        self.emit(rec.line, RoundEnd(game=self.game, round=self.number, score=score))
         t = self.table
         if t is None or self.raw or not t.over:
             return
@@ -1078,7 +1220,7 @@ class _Converter:
         for i, gift in enumerate(self.gifts):
             chosen = {choice[i] for choice in matching}
             if len(chosen) == 1:
-                gift.event["to"] = chosen.pop()
+                force_setattr(gift.event, "to", chosen.pop())
 
     def resolve_phoenix(self) -> None:
         """Pin the Phoenix's rank where its trick shows a reading other than the highest."""
@@ -1096,7 +1238,14 @@ class _Converter:
             if info.above is not None:
                 readings = [c for c in readings if beats(info.above, c)] or readings
             if readings and readings[0].rank != highest.rank and readings[0].phoenix is not None:
-                info.event["phoenix"] = RANK_TOKENS[readings[0].phoenix]
+                force_setattr(info.event, "phoenix", RANK_TOKENS[readings[0].phoenix])
+
+
+def event_dict(ev: Event) -> EventDict:
+    """``ev`` as the object of its JSON line, as the converter writes it: ``type`` and
+    ``game`` first, then the event's fields in order, those not given (None) left out."""
+    fields = {k: v for k, v in asdict(ev).items() if v is not None and k not in ("game", "ts")}
+    return {"type": ev.__struct_config__.tag, "game": ev.game, **fields}
 
 
 # --- writing ------------------------------------------------------------------
@@ -1113,7 +1262,7 @@ def _tch_cards(tokens: Iterable[str]) -> str:
     return "".join(TCH_TOKEN[t] + " " for t in sorted(tokens, key=_sort_key))
 
 
-def write_tch(events: Iterable[Event]) -> str:
+def write_tch(events: Iterable[EventDict]) -> str:
     """One game of format-1 events as a ``.tch`` text in BSW's style.
 
     Per round: the first 8 cards (``Gr.Tichukarten``), the 14 cards before the
@@ -1148,13 +1297,13 @@ class _RoundWriter:
         self.hands8: list[list[str]] = []
         self.hands14: list[list[str]] = []
         self.grand: list[str] = []  # Grosses Tichu lines, written after the Startkarten
-        self.exchanges: list[Event] = []
+        self.exchanges: list[EventDict] = []
         self.table: _Table | None = None
 
     def who(self, seat: int) -> str:
         return f"({seat}){self.names[seat]}"
 
-    def event(self, ev: Event) -> None:
+    def event(self, ev: EventDict) -> None:
         kind = ev.get("type")
         out = self.lines
         if kind == "deal":
@@ -1213,7 +1362,7 @@ class _RoundWriter:
         out.append(PLAY_HEADER)
         self.table = _Table(hands)
 
-    def play(self, ev: Event) -> None:
+    def play(self, ev: EventDict) -> None:
         seat = ev["seat"]
         self.lines.append(f"{self.who(seat)}: {_tch_cards(ev['cards'])}")
         if ev.get("wish") is not None and "Mahjong" in ev["cards"]:
