@@ -213,7 +213,8 @@ def looks_like_tch(head: bytes) -> bool:
 class TchLines:
     """The lines of a ``.tch`` file, read as a stream and decoded: iterating yields
     each line's text, or None for a line longer than :data:`MAX_LINE` (whose bytes
-    are skipped, never held). ``count`` is the number of lines read so far.
+    are skipped, never held). ``count`` is the number of lines read (all of them once
+    the iteration is over).
 
     The encoding is decided once per file, on its first 64 KiB (the whole file for
     every game of the archive, so exactly as if the file were decoded whole): UTF-8
@@ -234,11 +235,12 @@ class TchLines:
         if head.startswith(_BOM):
             head = head[3:]
         encoding = _encoding(head, final)
-        lines = head.split(b"\n")
-        pending = lines.pop()  # the last line, maybe cut by the prefix's end
-        for raw in lines:
-            self.count += 1
-            yield _decode_line(raw, encoding)
+        cut = head.rfind(b"\n") + 1
+        pending = head[cut:]  # the last line, maybe cut by the prefix's end
+        if cut:  # the whole lines of the prefix, decoded at once
+            lines = head[: cut - 1].replace(b"\r\n", b"\n").decode(encoding).split("\n")
+            self.count = len(lines)
+            yield from lines
         while True:
             line = f.readline(MAX_LINE + 1 - len(pending))
             if pending:
@@ -381,37 +383,39 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     return gives
 
 
-def _move_line(text: str, names: list[str]) -> _Rec | str | None:
-    """``(N)name: C C`` or ``(N)name passt.`` as a record (line 0), an error, or None."""
+def _move_line(text: str, names: list[str], no: int = 0) -> _Rec | str | None:
+    """``(N)name: C C`` or ``(N)name passt.`` (``text`` stripped) as a record of line
+    ``no``, an error message, or None."""
     if len(text) < 3 or text[0] != "(" or text[2] != ")" or text[1] not in "0123":
         return None
     seat = ord(text[1]) - 48
     rest = text[3:]
     name = names[seat] if seat < len(names) else ""
-    if rest.startswith(name + ": "):
-        body = rest[len(name) + 2 :]
-    elif rest == name + " passt." or rest == name + " passt":
-        return _Rec("pass", 0, seat)
+    n = len(name)
+    if rest.startswith(name) and rest.startswith(": ", n):
+        body = rest[n + 2 :]
     elif rest.endswith((" passt.", " passt")):
-        return _Rec("pass", 0, seat)  # another name in the seat: the seat counts
+        return _Rec("pass", no, seat)  # also under another name: the seat counts
     else:
         cut = rest.rfind(": ")
         if cut < 0:
             return f"neither a play nor a pass of seat {seat}"
         body = rest[cut + 2 :]
-    tokens = [t for t in _tail(body).split(" ") if t]
-    if not tokens:
+    try:
+        cards = [CARD_OF_TCH[t] for t in body.split(" ") if t]
+    except KeyError as e:
+        return f"play of seat {seat}: {e.args[0]!r} is not a card"
+    if not cards:
         return f"a play of seat {seat} without cards"
-    cards = _cards(tokens)
-    if isinstance(cards, str):
-        return f"play of seat {seat}: {cards}"
-    return _Rec("play", 0, seat, cards=cards)
+    return _Rec("play", no, seat, cards)
 
 
 def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | None:
     """Take one non-blank line of a round into ``rt`` (``head``: the header it is, if
     one); an error message if not understood."""
     section = rt.section
+    if section == "play":
+        return _parse_play(rt, no, text)
     if text.startswith("BOMBE:"):
         return None  # cosmetic: who holds a bomb
     if section in ("grand", "start"):
@@ -441,45 +445,49 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         if section == "start" and len(hands) == 4:
             rt.section = "pre"
         return None
-    if section == "pre":
-        if head == "Rundenverlauf":
-            rt.section = "play"
-            return None
-        if text == "Schupfen:":
-            return None
-        call = _CALL.fullmatch(text)
-        if call is not None and call.group(1) != "Drache an":
-            kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
-            rec = _Rec(kind, no, int(call.group(2)))
-            (rt.grand if kind == "grand" else rt.pre).append(rec)
-            return None
-        m = _SEAT.match(text)
-        if m is not None:
-            giver = int(m.group(1))
-            prefix = f"({giver}){rt.names[giver]} gibt: "
-            if text.startswith(prefix):
-                body = text[len(prefix) :]
-            elif " gibt: " in text:
-                name, body = text[3:].split(" gibt: ", 1)
-                if giver in rt.blank:  # the newcomer, named by his own line
-                    rt.names[giver] = name
-                    rt.blank.discard(giver)
-            else:
-                return "expected an exchange line, '(N)name gibt: name: card - ...'"
-            gives = _gives(body, giver, rt.names)
-            if isinstance(gives, str):
-                return f"exchange of seat {giver}: {gives}"
-            rt.pre.append(_Rec("exchange", no, giver, give=gives))
-            return None
-        return "not a line of the exchange part of a round"
-    # section == "play"
-    move = _move_line(text, rt.names)
-    if isinstance(move, str):
-        return move
+    # section == "pre": calls and the exchange
+    if head == "Rundenverlauf":
+        rt.section = "play"
+        return None
+    if text == "Schupfen:":
+        return None
+    call = _CALL.fullmatch(text)
+    if call is not None and call.group(1) != "Drache an":
+        kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
+        rec = _Rec(kind, no, int(call.group(2)))
+        (rt.grand if kind == "grand" else rt.pre).append(rec)
+        return None
+    m = _SEAT.match(text)
+    if m is not None:
+        giver = int(m.group(1))
+        prefix = f"({giver}){rt.names[giver]} gibt: "
+        if text.startswith(prefix):
+            body = text[len(prefix) :]
+        elif " gibt: " in text:
+            name, body = text[3:].split(" gibt: ", 1)
+            if giver in rt.blank:  # the newcomer, named by his own line
+                rt.names[giver] = name
+                rt.blank.discard(giver)
+        else:
+            return "expected an exchange line, '(N)name gibt: name: card - ...'"
+        gives = _gives(body, giver, rt.names)
+        if isinstance(gives, str):
+            return f"exchange of seat {giver}: {gives}"
+        rt.pre.append(_Rec("exchange", no, giver, give=gives))
+        return None
+    return "not a line of the exchange part of a round"
+
+
+def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
+    """:func:`_parse_line` in the ``Rundenverlauf``."""
+    move = _move_line(text, rt.names, no)
     if move is not None:
-        move.line = no
+        if isinstance(move, str):
+            return move
         rt.play.append(move)
         return None
+    if text.startswith("BOMBE:"):
+        return None  # cosmetic: who holds a bomb
     call = _CALL.fullmatch(text)
     if call is not None:
         kind = {"Grosses Tichu": "grand", "Tichu": "tichu", "Drache an": "gift"}[call.group(1)]
@@ -584,12 +592,12 @@ class _Reader:
         self.names: list[str] = []  # by seat, as the last round's lines named them
         self.players: list[str] = []  # by seat, as the events name them
 
-    def round(self, rt: _RoundText) -> Iterator[tuple[int, Event | Unreadable]]:
+    def round(self, rt: _RoundText) -> list[tuple[int, Event | Unreadable]]:
+        """The events of one round (after the game's start, for the first)."""
         if len(rt.names) < 4:
-            if not self.started:
-                if rt.unreadable is not None:
-                    yield rt.unreadable[0], Unreadable(rt.unreadable[1])
-                return  # no names, no game: nothing to replay
+            if not self.started:  # no names, no game: nothing to replay
+                return [] if rt.unreadable is None else [
+                    (rt.unreadable[0], Unreadable(rt.unreadable[1]))]
             changed = None
         else:
             # a name still blank (not even the exchange names the seat): the same player
@@ -598,11 +606,13 @@ class _Reader:
             players = _player_names(names)
             changed = players if self.started and players != self.players else None
             self.names, self.players = names, players
+        self.rounds += 1
+        out = _convert(self.game, self.rounds, rt, changed)
         if not self.started:
             self.started = True
-            yield rt.line, GameStart(game=self.game, players=self.players, target=TARGET)
-        self.rounds += 1
-        yield from _convert(self.game, self.rounds, rt, changed)
+            out.insert(0, (rt.line, GameStart(game=self.game, players=self.players,
+                                               target=TARGET)))
+        return out
 
 
 _SEARCH = 32
@@ -711,13 +721,12 @@ class _Table:
     def _check_trick_over(self) -> None:
         if self.top is None:
             return
-        others = 0
+        hands, top_seat, passed = self.hands, self.top_seat, self.passed
         for s in range(4):
-            if self.hands[s] and s != self.top_seat:
-                others |= 1 << s
-        if others & ~self.passed == 0:
-            self.closing = True
-            self.turn = self.leader()
+            if hands[s] and s != top_seat and not passed >> s & 1:
+                return
+        self.closing = True
+        self.turn = self.leader()
 
     def passes_to_close(self) -> list[int]:
         """The seats, in turn, whose passes would end the trick on the table."""
@@ -864,15 +873,36 @@ def _could_beat(combo: Combo, top: Combo) -> bool:
     return False
 
 
+_TOKEN_BIT: dict[str, Mask] = {token: BIT[card] for token, card in CARD_BY_TOKEN.items()}
+_PHOENIX_BIT = BIT[PHOENIX]
+
+
 def _mask(tokens: list[str]) -> Mask | None:
     """The mask of format-1 tokens, None if a card is repeated."""
     m = 0
+    bit = _TOKEN_BIT
     for t in tokens:
-        b = BIT[CARD_BY_TOKEN[t]]
+        b = bit[t]
         if m & b:
             return None
         m |= b
     return m
+
+
+_COMBOS: dict[Mask, Combo | None] = {}
+_COMBOS_LIMIT = 1 << 16
+
+
+def _combo(mask: Mask) -> Combo | None:
+    """``classify(mask)``, remembered (a bounded memo): the combination the cards form,
+    the Phoenix at its highest reading (a Phoenix single as if led)."""
+    try:
+        return _COMBOS[mask]
+    except KeyError:
+        if len(_COMBOS) >= _COMBOS_LIMIT:
+            _COMBOS.clear()
+        combo = _COMBOS[mask] = classify(mask)
+        return combo
 
 
 @dataclass(slots=True)
@@ -913,7 +943,8 @@ class _Converter:
         self.raw = False  # no normalizing (the engine skips the rest of the round)
         self.first_play: list[Play | None] = [None, None, None, None]
         self.plays = [0, 0, 0, 0]
-        self.moves_since = [0, 0, 0, 0]  # logged moves by others since the seat's first play
+        self.moves = [0, 0, 0, 0]  # logged plays and passes, by seat
+        self.moves_at_first: list[int] = [0, 0, 0, 0]  # the others' moves at the first play
         self.last_play: Play | None = None
         self.phoenix: list[_PhoenixPlay] = []
         self.top_phoenix: _PhoenixPlay | None = None  # the Phoenix play on top of the trick
@@ -1000,7 +1031,7 @@ class _Converter:
             return
         first = self.first_play[seat]
         if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 1
-                and first is not None and self.moves_since[seat] <= 1):
+                and first is not None and self.moves_by_others(seat) <= 1):
             # logged just after the caller's first play: it was made with that play
             at = next(i for i, (_, e) in enumerate(self.out) if e is first)
             self.out.insert(at, (rec.line, ev))
@@ -1013,16 +1044,20 @@ class _Converter:
 
     # -- play
 
+    def moves_by_others(self, seat: int) -> int:
+        """Plays and passes logged by other seats since ``seat``'s first play."""
+        m = self.moves
+        return m[0] + m[1] + m[2] + m[3] - m[seat] - self.moves_at_first[seat]
+
     def move(self, rec: _Rec) -> None:
-        if rec.kind in ("play", "pass"):
-            for s in range(4):
-                if self.first_play[s] is not None and s != rec.seat:
-                    self.moves_since[s] += 1
-        if rec.kind == "play":
+        kind = rec.kind
+        if kind == "play":
+            self.moves[rec.seat] += 1
             self.play(rec)
-        elif rec.kind == "pass":
+        elif kind == "pass":
+            self.moves[rec.seat] += 1
             self.pass_(rec)
-        elif rec.kind in ("tichu", "grand"):
+        elif kind in ("tichu", "grand"):
             self.call(rec, "tichu" if rec.kind == "tichu" else "grand_tichu")
         elif rec.kind == "wish":
             last = self.last_play
@@ -1039,16 +1074,16 @@ class _Converter:
         t = self.table
         seat = rec.seat
         if t is None or self.raw:
-            self.emit(rec.line, Pass(game=self.game, seat=seat))
+            self.out.append((rec.line, Pass(game=self.game, seat=seat)))
             return
         if t.over or not t.hands[seat] or t.top is None or t.closing or seat != t.turn:
             return  # the winner collecting its trick, or a pass by a seat not on turn
-        self.emit(rec.line, Pass(game=self.game, seat=seat))
+        self.out.append((rec.line, Pass(game=self.game, seat=seat)))
         t.pass_(seat)
 
     def play(self, rec: _Rec) -> None:
         seat = rec.seat
-        ev = Play(game=self.game, seat=seat, cards=list(rec.cards))
+        ev = Play(game=self.game, seat=seat, cards=rec.cards)
         t = self.table
         if t is None or self.raw:
             self.emit(rec.line, ev)
@@ -1065,7 +1100,7 @@ class _Converter:
             self.emit(rec.line, ev)  # L002 / P001: the engine skips the rest of the round
             self.raw = True
             return
-        combo = classify(mask)
+        combo = _combo(mask)
         bomb = combo is not None and combo.is_bomb
         for s in self.missing_passes(seat, mask, combo):
             self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
@@ -1074,8 +1109,8 @@ class _Converter:
             self.give_dragon(rec.line)
         lead = t.is_lead(seat, combo)
         top = None if lead else t.top
-        if combo is not None:
-            combo = classify(mask, None, top)
+        if mask == _PHOENIX_BIT and top is not None:
+            combo = classify(mask, None, top)  # the Phoenix single: half a rank above the top
         if lead:
             self.top_phoenix = None
         elif combo is not None and mask != BIT[DOG] and self.top_phoenix is not None:
@@ -1086,6 +1121,8 @@ class _Converter:
             self.phoenix.append(self.top_phoenix)
         if self.first_play[seat] is None:
             self.first_play[seat] = ev
+            m = self.moves
+            self.moves_at_first[seat] = m[0] + m[1] + m[2] + m[3] - m[seat]
         self.plays[seat] += 1
         self.last_play = ev
         self.emit(rec.line, ev)
@@ -1120,7 +1157,7 @@ class _Converter:
         if bomb:
             reply_ok = True  # a bomb may always be played on the trick (4.3, 6.4)
         else:
-            reply = classify(mask, None, t.top)
+            reply = classify(mask, None, t.top) if mask == _PHOENIX_BIT else combo
             reply_ok = reply is not None and _could_beat(reply, t.top) and not (
                 wish is not None and t.bound(seat) and not mask & RANK_MASK[wish])
         if not reply_ok:

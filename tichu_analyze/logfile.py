@@ -199,12 +199,14 @@ def replay_tch(source: bytes | IO[bytes], game_id: str, replay: Replay) -> int:
 
     lines = TchLines(source)
     feed = replay.feed
+    n = 0
     for line, item in read_tch(lines, game_id):
-        replay.events += 1
+        n += 1
         if isinstance(item, Unreadable):
             replay.problem(line, "L002", f"line not understood: {item.message}", game_id)
         else:
             feed(line, item)
+    replay.events += n
     return lines.count
 
 
