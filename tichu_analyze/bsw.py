@@ -78,7 +78,7 @@ from .cards import (
     Mask,
     points,
 )
-from .combos import Combo, beats, bombs_in, can_play_rank, classify
+from .combos import Combo, Kind, beats, bombs_in, can_play_rank, classify
 from .events import (
     Call,
     Deal,
@@ -351,6 +351,18 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     pos = 0
     body = _tail(body)
     order = [(giver + k) & 3 for k in (1, 2, 3)]
+    if body.endswith(" -"):  # the usual line: the three others in order, one card each
+        parts = body[:-2].split(" - ")
+        if len(parts) == 3:
+            for to, part in zip(order, parts, strict=True):
+                n = len(names[to])
+                card = CARD_OF_TCH.get(part[n + 2 :])
+                if card is None or not part.startswith(names[to]) or not part.startswith(": ", n):
+                    gives.clear()
+                    break
+                gives[to] = card
+            else:
+                return gives
     while pos < len(body):
         if body[pos] == " ":
             pos += 1
@@ -411,11 +423,9 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Rec | str | None:
 
 
 def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | None:
-    """Take one non-blank line of a round into ``rt`` (``head``: the header it is, if
-    one); an error message if not understood."""
+    """Take one non-blank line of a round before its ``Rundenverlauf`` into ``rt``
+    (``head``: the header it is, if one); an error message if not understood."""
     section = rt.section
-    if section == "play":
-        return _parse_play(rt, no, text)
     if text.startswith("BOMBE:"):
         return None  # cosmetic: who holds a bomb
     if section in ("grand", "start"):
@@ -479,7 +489,8 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
 
 
 def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
-    """:func:`_parse_line` in the ``Rundenverlauf``."""
+    """Take one non-blank line of the round's ``Rundenverlauf`` into ``rt``; an error
+    message if not understood."""
     move = _move_line(text, rt.names, no)
     if move is not None:
         if isinstance(move, str):
@@ -566,6 +577,8 @@ def read_tch(source: bytes | IO[bytes] | TchLines,
             problem: str | None = _TOO_LONG
         elif rt.lines > MAX_ROUND_LINES:
             problem = f"the round has more than {MAX_ROUND_LINES:,} lines"
+        elif rt.section == "play":
+            problem = _parse_play(rt, no, text)
         else:
             problem = _parse_line(rt, no, text, head)
         if problem is not None:
@@ -710,7 +723,7 @@ class _Table:
         if self.top is None:
             return True
         if self.closing:
-            return seat == self.top_seat or combo is None or not combo.is_bomb
+            return seat == self.top_seat or combo is None or combo.kind < _BOMB
         return False
 
     def pass_(self, seat: int) -> None:
@@ -875,6 +888,10 @@ def _could_beat(combo: Combo, top: Combo) -> bool:
 
 _TOKEN_BIT: dict[str, Mask] = {token: BIT[card] for token, card in CARD_BY_TOKEN.items()}
 _PHOENIX_BIT = BIT[PHOENIX]
+_BOMB = Kind.FOUR_OF_A_KIND
+"""The lowest kind of bomb."""
+_AMBIGUOUS = (Kind.FULL_HOUSE, Kind.STRAIGHT)
+"""The kinds a Phoenix may stand in for either of two ranks."""
 
 
 def _mask(tokens: list[str]) -> Mask | None:
@@ -1101,11 +1118,12 @@ class _Converter:
             self.raw = True
             return
         combo = _combo(mask)
-        bomb = combo is not None and combo.is_bomb
-        for s in self.missing_passes(seat, mask, combo):
-            self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
-            t.pass_(s)
-        if t.gift_due() and not (bomb and seat != t.top_seat):
+        bomb = combo is not None and combo.kind >= _BOMB
+        if t.top is not None and not t.closing:
+            for s in self.missing_passes(seat, mask, combo, bomb):
+                self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
+                t.pass_(s)
+        if (t.dragon_due or t.closing) and t.gift_due() and not (bomb and seat != t.top_seat):
             self.give_dragon(rec.line)
         lead = t.is_lead(seat, combo)
         top = None if lead else t.top
@@ -1128,7 +1146,8 @@ class _Converter:
         self.emit(rec.line, ev)
         t.play(seat, mask, combo, lead)
 
-    def missing_passes(self, seat: int, mask: Mask, combo: Combo | None) -> list[int]:
+    def missing_passes(self, seat: int, mask: Mask, combo: Combo | None,
+                       bomb: bool) -> list[int]:
         """The passes BSW left out before a play by ``seat``, as far as the play shows them.
 
         A non-bomb by a seat not on turn shows that the seats on turn before it passed:
@@ -1145,7 +1164,6 @@ class _Converter:
         assert t is not None
         if t.top is None or t.closing:
             return []
-        bomb = combo is not None and combo.is_bomb
         if not bomb and seat != t.turn:
             return t.passes_until(seat) or []
         if t.leader() != seat:
@@ -1262,9 +1280,9 @@ class _Converter:
     def resolve_phoenix(self) -> None:
         """Pin the Phoenix's rank where its trick shows a reading other than the highest."""
         for info in self.phoenix:
-            highest = classify(info.cards)
-            if highest is None or highest.phoenix is None:
-                continue
+            highest = _combo(info.cards)
+            if highest is None or highest.kind not in _AMBIGUOUS or highest.phoenix is None:
+                continue  # a pair, triple or stairs with the Phoenix has one reading
             readings = [c for r in range(2, 15)
                         if (c := classify(info.cards, r)) is not None and c.kind == highest.kind]
             if len({c.rank for c in readings}) < 2:
