@@ -1,10 +1,12 @@
 """Brettspielwelt (BSW) ``.tch`` game logs: read them as format-1 events, write them back.
 
 BSW published about 2.4 million Tichu games as text files (docs: ``bsw-tch.md``).
-:func:`read_tch` turns one file into format-1 events (``log-format.md``), each
+:func:`read_tch` turns one file, read as a stream (:class:`TchLines`), into the
+typed format-1 events of :mod:`tichu_analyze.events` (``log-format.md``), each
 with the 1-based ``.tch`` line it came from, so that the replay checks them and
-points its diagnostics at the ``.tch`` file. :func:`write_tch` writes format-1
-events of one game in BSW's style (used for round trips).
+points its diagnostics at the ``.tch`` file; :func:`event_dict` gives an event
+as the object of its JSON line. :func:`write_tch` writes format-1 events of one
+game in BSW's style (used for round trips).
 
 BSW's logging habits are normalized so that they cause no diagnostics, while
 genuine violations (a wish ignored, the Dragon given to the own team, a play
@@ -44,6 +46,9 @@ out, the Dragon's trick):
   reading is not the highest (the engine's default).
 * ``BOMBE:`` lines are cosmetic and ignored. ``Grosses Tichu:`` lines before
   play are emitted between the two deals.
+* A seat whose player changes (a substitute) gets ``round_start.players``, the
+  names by seat from that round on; a name left blank in the card lists is taken
+  from the ``Startkarten`` or the ``Schupfen:`` lines. Names compare exactly.
 
 A line that cannot be understood yields :class:`Unreadable`; the rest of its
 round is skipped. A file that ends mid-round, or a round restarted by a new
@@ -278,19 +283,24 @@ def _tail(text: str) -> str:
 # --- parsed lines of one round ------------------------------------------------
 
 
+_NO_CARDS: list[str] = []
+_NO_GIVE: dict[int, str] = {}
+
+
 class _Rec:
-    """One meaningful line of the round's pre-play or play part."""
+    """One meaningful line of the round's pre-play or play part (never changed once made:
+    records without cards or exchange share one empty list and dict)."""
 
     __slots__ = ("cards", "give", "kind", "line", "score", "seat", "value")
 
-    def __init__(self, kind: str, line: int, seat: int = -1, cards: list[str] | None = None,
-                 give: dict[int, str] | None = None, value: str = "",
+    def __init__(self, kind: str, line: int, seat: int = -1, cards: list[str] = _NO_CARDS,
+                 give: dict[int, str] = _NO_GIVE, value: str = "",
                  score: tuple[int, int] = (0, 0)) -> None:
         self.kind = kind  # tichu, grand, exchange, play, pass, wish, gift, result
         self.line = line
         self.seat = seat
-        self.cards: list[str] = cards if cards is not None else []  # play: format-1 tokens
-        self.give: dict[int, str] = give if give is not None else {}  # exchange: to -> token
+        self.cards = cards  # play: format-1 tokens
+        self.give = give  # exchange: to -> token
         self.value = value  # wish: rank token
         self.score = score  # result
 
@@ -401,18 +411,17 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Rec | str | None:
     if len(text) < 3 or text[0] != "(" or text[2] != ")" or text[1] not in "0123":
         return None
     seat = ord(text[1]) - 48
-    rest = text[3:]
     name = names[seat] if seat < len(names) else ""
-    n = len(name)
-    if rest.startswith(name) and rest.startswith(": ", n):
-        body = rest[n + 2 :]
-    elif rest.endswith((" passt.", " passt")):
+    n = len(name) + 3
+    if text.startswith(name, 3) and text.startswith(": ", n):
+        body = text[n + 2 :]
+    elif text.endswith((" passt.", " passt")):
         return _Rec("pass", no, seat)  # also under another name: the seat counts
     else:
-        cut = rest.rfind(": ")
+        cut = text.rfind(": ", 3)
         if cut < 0:
             return f"neither a play nor a pass of seat {seat}"
-        body = rest[cut + 2 :]
+        body = text[cut + 2 :]
     try:
         cards = [CARD_OF_TCH[t] for t in body.split(" ") if t]
     except KeyError as e:
