@@ -452,6 +452,8 @@ def test_a_player_replaced_between_rounds() -> None:
     n = tch().count("\n")
     assert [ev for line, ev in evs if line > n and ev["type"] != "round_start"] == [
         ev for line, ev in events(tch()) if ev["type"] not in ("round_start", "game_start")]
+    assert [ev.get("players") for _, ev in of_type(evs, "round_start")] == [
+        None, ["Ann", "Ben", "Cleo", "Devon"]]
 
 
 def test_missing_dragon_gift_is_synthesized_at_the_next_event() -> None:
