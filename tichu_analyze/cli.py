@@ -918,8 +918,8 @@ def convert(
     their round is left out. 'check' and the other commands also read .tch
     files directly, with diagnostics pointing at the .tch lines.
     """
-    from .bsw import Unreadable, read_tch
-    from .logfile import is_tch, read_bytes, tch_game_id, write_log
+    from .bsw import Unreadable, event_dict, read_tch
+    from .logfile import is_tch, tch_game_id, write_log
 
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]
@@ -933,18 +933,18 @@ def convert(
         nonlocal problems
         for path in files:
             try:
-                data = read_bytes(path)
-            except LogError as e:
+                with open(path, "rb") as tch:
+                    for line, item in read_tch(tch, tch_game_id(path)):
+                        if isinstance(item, Unreadable):
+                            problems += 1
+                            err.print(f"{path}:{line}: not understood: {item.message}",
+                                      highlight=False, markup=False)
+                        else:
+                            yield event_dict(item)
+            except OSError as e:
                 problems += 1
-                err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
-                continue
-            for line, item in read_tch(data, tch_game_id(path)):
-                if isinstance(item, Unreadable):
-                    problems += 1
-                    err.print(f"{path}:{line}: not understood: {item.message}", highlight=False,
-                              markup=False)
-                else:
-                    yield item
+                err.print(f"[bold red]error:[/] {escape(f'{path}: cannot read: {e}')}",
+                          highlight=False)
 
     try:
         n = write_log(events(), output)

@@ -96,7 +96,6 @@ def is_tch(path: Path) -> bool:
 
 _decoder = msgspec.json.Decoder(Event)
 _generic = msgspec.json.Decoder()
-_encoder = msgspec.json.Encoder()
 
 
 def explain(
@@ -193,28 +192,22 @@ def _repeated_key(raw: bytes) -> str | None:
     return repeated[0] if repeated else None
 
 
-def replay_tch(data: bytes, game_id: str, replay: Replay) -> int:
-    """Convert a ``.tch`` file and feed it to ``replay``; returns its number of lines."""
-    from .bsw import Unreadable, read_tch
+def replay_tch(source: bytes | IO[bytes], game_id: str, replay: Replay) -> int:
+    """Convert a ``.tch`` file (its bytes, or a binary file read as a stream) and feed
+    it to ``replay``; returns its number of lines."""
+    from .bsw import TchLines, Unreadable, read_tch
 
-    # encoding and decoding again is some 20 times faster than msgspec.convert
-    encode = _encoder.encode
-    decode = _decoder.decode
-    last = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    for line, item in read_tch(data, game_id):
-        replay.events += 1
+    lines = TchLines(source)
+    feed = replay.feed
+    n = 0
+    for line, item in read_tch(lines, game_id):
+        n += 1
         if isinstance(item, Unreadable):
             replay.problem(line, "L002", f"line not understood: {item.message}", game_id)
-            continue
-        try:
-            ev = decode(encode(item))
-        except msgspec.ValidationError:
-            code, message, game, seat, kind = explain(item)
-            if code:
-                replay.problem(line, code, message, game, seat, kind)
-            continue
-        replay.feed(line, ev)
-    return last
+        else:
+            feed(line, item)
+    replay.events += n
+    return lines.count
 
 
 def replay_file(
@@ -238,7 +231,11 @@ def replay_file(
     replay = Replay(name, report, trace=trace, on_round=on_round, on_game=on_game,
                     variants=variants)
     if is_tch(path):
-        last = replay_tch(read_bytes(path, name), tch_game_id(path), replay)
+        try:
+            with open(path, "rb") as tch:
+                last = replay_tch(tch, tch_game_id(path), replay)
+        except OSError as e:
+            raise LogError(f"{name}: cannot read: {e}") from e
     else:
         try:
             raw = open(path, "rb")  # noqa: SIM115 - closed below
@@ -256,14 +253,6 @@ def replay_file(
     return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
 
 
-
-
-def read_bytes(path: Path, name: str | None = None) -> bytes:
-    """The whole file; raises :class:`LogError` when it cannot be read."""
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise LogError(f"{name or path}: cannot read: {e}") from e
 
 
 def tch_game_id(path: Path) -> str:
