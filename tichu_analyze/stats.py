@@ -20,6 +20,8 @@ from pathlib import Path
 
 import polars as pl
 
+from .datasets import DatasetError, scan
+
 TABLES = ("plays", "rounds", "games", "violations")
 
 ROUND_COLUMNS = (
@@ -57,31 +59,12 @@ NO_PLAYER = "(no seat)"
 """Row label of violations that belong to no seat (a broken line, a bad deal)."""
 
 
-class DatasetError(Exception):
-    """The dataset cannot be used as asked: missing, not a dataset, unknown player, no data."""
-
-
 def _scan(root: Path, table: str) -> pl.LazyFrame | None:
-    """The Parquet files of ``table`` under ``root``, or None when it has none.
-
-    The player is read from the files' own ``player`` column, not from the
-    ``player=<name>`` directories: a long name's directory is cut short (ingest ends it
-    with a hash), and a reader that parses directory names would get that stub. The
-    directories are only used when the files hold no player column.
-    """
-    path = root / table
-    if not path.is_dir() or not any(path.rglob("*.parquet")):
-        return None
-    files = str(path / "**" / "*.parquet")
-    lf = pl.scan_parquet(files, hive_partitioning=False)
+    """:func:`datasets.scan`, or None when the table has no files."""
     try:
-        if "player" in lf.collect_schema().names():
-            return lf
-    except (pl.exceptions.PolarsError, OSError):
-        pass  # reported with the table's name by _columns
-    # Read the name from the directories, as a string even when it looks like a number.
-    return pl.scan_parquet(files, hive_partitioning=True, hive_schema={"player": pl.String},
-                           try_parse_hive_dates=False)
+        return scan(root, table)
+    except DatasetError:
+        return None
 
 
 def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) -> pl.LazyFrame:
