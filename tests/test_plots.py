@@ -183,6 +183,8 @@ def write_fake_dataset(root: Path, seed: int = 0, games: int = 4) -> Path:
                         "top_rank": None, "top_length": None, "top_player": None,
                         "wish_open": None, "wish_fulfilled": False, "cards_left": 14 - trick,
                         "trick_points": 0, "seconds_since_previous": 1.5, "codes": [],
+                        "ts": 1.7e9 + line, "applied": True, "went_out": False,
+                        "top_seat": None if i == 0 else (trick + i - 1) % 4,
                     })
             if rnd % 3 == 1:
                 s = rnd % 4
@@ -392,7 +394,7 @@ def _incomplete_only(src: Path, dst: Path) -> Path:
         (["--kind", "calls"], "no such dataset directory"),
         (["--kind", "calls", "--player", "Nobody"], "no player 'Nobody'"),
         (["--kind", "score", "--game", "g99"], "no game 'g99'"),
-        (["--kind", "calls", "--game", "g1"], "--game only applies to --kind score"),
+        (["--kind", "calls", "--since", "2999-01-01"], "no rounds match the filters"),
     ],
 )
 def test_cli_errors(fake_dataset: Path, tmp_path: Path, args: list[str], message: str) -> None:
@@ -416,8 +418,8 @@ def test_cli_unknown_player_lists_players(fake_dataset: Path, tmp_path: Path) ->
 def test_cli_not_a_dataset(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     (tmp_path / "file.parquet").write_bytes(b"not parquet")
-    for path, message in ((tmp_path / "empty", "not a tichu-analyze dataset"),
-                          (tmp_path / "file.parquet", "not a directory")):
+    for path, message in ((tmp_path / "empty", "not a dataset and no log files"),
+                          (tmp_path / "file.parquet", "not a dataset directory nor a log")):
         result = runner.invoke(app, ["plot", str(path), "-k", "calls", "-o",
                                      str(tmp_path / "x.png")])
         assert result.exit_code == 2 and message in " ".join(result.output.split())
@@ -426,7 +428,14 @@ def test_cli_not_a_dataset(tmp_path: Path) -> None:
 def test_cli_bad_suffix(fake_dataset: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["plot", str(fake_dataset), "-k", "calls", "-o",
                                  str(tmp_path / "x.jpg")])
-    assert result.exit_code == 2 and ".png or .svg" in " ".join(result.output.split())
+    assert result.exit_code == 2 and ".png, .svg or .pdf" in " ".join(result.output.split())
+
+
+def test_cli_writes_pdf(fake_dataset: Path, tmp_path: Path) -> None:
+    out = tmp_path / "calls.pdf"
+    result = runner.invoke(app, ["plot", str(fake_dataset), "-k", "calls", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"%PDF")
 
 
 def test_cli_no_scored_rounds(fake_dataset: Path, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -580,21 +581,29 @@ def plot(ds: Dataset, kind: PlotKind, player: str | None = None, game: str | Non
     return per_player(ds, player, max_players)
 
 
-FORMATS = ("png", "svg")
+FORMATS = ("png", "svg", "pdf")
 
 
 def render(fig: Figure, fmt: str) -> bytes:
-    """``fig`` as PNG or SVG bytes (no date in the metadata, so output is reproducible)."""
+    """``fig`` as PNG, SVG or PDF bytes (no date in the metadata: output is reproducible)."""
     buf = io.BytesIO()
-    metadata: dict[str, str | None] = {"Date": None} if fmt == "svg" else {"Software": None}
+    metadata: dict[str, str | None] = ({"Date": None} if fmt == "svg"
+                                       else {"CreationDate": None} if fmt == "pdf"
+                                       else {"Software": None})
     fig.savefig(buf, format=fmt, dpi=110, metadata=metadata)
     return buf.getvalue()
 
 
 def save(fig: Figure, path: str | Path) -> None:
-    """Write ``fig`` to ``path``, PNG or SVG by its suffix."""
+    """Write ``fig`` to ``path`` (atomically), PNG, SVG or PDF by its suffix."""
     p = Path(path)
     fmt = p.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
-        raise DatasetError(f"{p}: the plot file must end in .png or .svg")
-    p.write_bytes(render(fig, fmt))
+        raise DatasetError(f"{p}: the plot file must end in .png, .svg or .pdf")
+    data = render(fig, fmt)
+    tmp = p.with_name(f".{p.name}.tmp-{os.getpid()}")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, p)
+    finally:
+        tmp.unlink(missing_ok=True)

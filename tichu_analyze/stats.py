@@ -13,8 +13,10 @@ skipped rounds have no finish order or score to count.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
@@ -29,18 +31,19 @@ ROUND_COLUMNS = (
     "call_success", "finish_position", "first_out", "double_victory_for",
     "double_victory_against", "card_points", "team_card_points", "team_score",
     "opponent_score", "h8_strength", "hx_strength", "hx_bombs", "hx_mahjong",
-    "gave_to_left", "gave_to_partner", "gave_to_right", "dragon_gifts_given",
+    "gave_to_left", "gave_to_partner", "gave_to_right", "got_from_partner", "dragon_gifts_given",
     "dragon_gifts_received", "bombs_played", "wish_made", "wish_fulfilled",
 )
 GAME_COLUMNS = (
     "file", "game", "seat", "team", "partner", "player", "target", "rounds_played",
-    "team_score", "opponent_score", "won", "ended",
+    "team_score", "opponent_score", "won", "ended", "meta",
 )
 VIOLATION_COLUMNS = (
     "file", "line", "game", "round", "trick", "seat", "player", "code", "name", "severity",
     "message",
 )
-PLAY_COLUMNS = ("file", "game", "line", "player", "action")
+PLAY_COLUMNS = ("file", "game", "round", "trick", "line", "ts", "seat", "player", "action",
+                "applied", "cards", "bomb", "went_out", "top_seat")
 
 _VIOLATION_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "file": pl.String, "line": pl.Int64, "game": pl.String, "round": pl.Int64,
@@ -48,8 +51,10 @@ _VIOLATION_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "name": pl.String, "severity": pl.String, "message": pl.String,
 }
 _PLAY_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
-    "file": pl.String, "game": pl.String, "line": pl.Int64, "player": pl.String,
-    "action": pl.String,
+    "file": pl.String, "game": pl.String, "round": pl.Int32, "trick": pl.Int32,
+    "line": pl.Int32, "ts": pl.Float64, "seat": pl.Int8, "player": pl.String,
+    "action": pl.String, "applied": pl.Boolean, "cards": pl.List(pl.String),
+    "bomb": pl.Boolean, "went_out": pl.Boolean, "top_seat": pl.Int8,
 }
 
 FIELD = "(rest of the field)"
@@ -57,6 +62,20 @@ FIELD = "(rest of the field)"
 
 NO_PLAYER = "(no seat)"
 """Row label of violations that belong to no seat (a broken line, a bad deal)."""
+
+MIN_CASES = 20
+"""A rate out of fewer cases than this is shown greyed: too few to read much into."""
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float] | None:
+    """The 95% Wilson score interval of ``k`` successes in ``n`` trials, as fractions;
+    None when ``n`` is 0."""
+    if n <= 0:
+        return None
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def _scan(root: Path, table: str) -> pl.LazyFrame | None:
@@ -189,6 +208,121 @@ class Dataset:
         raise DatasetError(f"no game {game!r}{who} in {self.path}; the games are: {shown}{more}")
 
 
+def parse_when(text: str) -> datetime:
+    """A ``--since``/``--until`` value: an ISO date or date and time (UTC unless it says
+    otherwise); ValueError when it is neither."""
+    when = datetime.fromisoformat(text.strip())
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def game_times(ds: Dataset) -> pl.DataFrame:
+    """(file, game, start): when each game started, in seconds since the epoch: the
+    earliest ``ts`` of its moves, else ``meta.date`` (an ISO date) of its ``game_start``;
+    null when neither is known."""
+    first = (ds.plays.group_by("file", "game").agg(pl.col("ts").min().alias("ts")).collect())
+    dates: dict[tuple[str, str], float | None] = {}
+    metas = ds.games.filter(pl.col("meta").is_not_null()).unique(["file", "game"])
+    for f, g, meta in metas.select("file", "game", pl.col("meta").str.json_path_match(
+            "$.date")).iter_rows():
+        try:
+            dates[(f, g)] = parse_when(meta).timestamp() if meta else None
+        except ValueError:
+            dates[(f, g)] = None
+    keys = ds.rounds.select("file", "game").unique().join(first, on=["file", "game"],
+                                                         how="left")
+    meta_ts = pl.DataFrame(
+        {"file": [k[0] for k in dates], "game": [k[1] for k in dates],
+         "meta_ts": list(dates.values())},
+        schema={"file": pl.String, "game": pl.String, "meta_ts": pl.Float64})
+    return (keys.join(meta_ts, on=["file", "game"], how="left")
+            .select("file", "game", pl.coalesce("ts", "meta_ts").alias("start")))
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Which rounds a report or plot counts (``--partner``, ``--opponent``, ``--since``,
+    ``--until``, ``--game``); ``player`` is the focused player the first two refer to."""
+
+    player: str | None = None
+    partner: str | None = None
+    opponent: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    game: str | None = None
+
+    @property
+    def active(self) -> bool:
+        """Whether any rounds are left out."""
+        return any(x is not None for x in (self.partner, self.opponent, self.since,
+                                           self.until, self.game))
+
+    def describe(self) -> str:
+        """The filters in words, for a report's header; empty when none."""
+        parts = []
+        if self.partner is not None:
+            parts.append(f"with partner {self.partner}")
+        if self.opponent is not None:
+            parts.append(f"against {self.opponent}")
+        if self.since is not None:
+            parts.append(f"games from {self.since:%Y-%m-%d %H:%M} UTC")
+        if self.until is not None:
+            parts.append(f"games until {self.until:%Y-%m-%d %H:%M} UTC")
+        if self.game is not None:
+            parts.append(f"game {self.game}")
+        return "; ".join(parts)
+
+
+def apply_filters(ds: Dataset, f: Filters) -> Dataset:
+    """``ds`` restricted to the rounds ``f`` selects (the games, violations and moves of
+    those rounds); :class:`DatasetError` when a name is unknown or nothing is left."""
+    ds.check_player(f.player)
+    if not f.active:
+        return ds
+    if (f.partner is not None or f.opponent is not None) and f.player is None:
+        raise DatasetError("--partner and --opponent need --player (whose partner or "
+                           "opponent they name)")
+    for who in (f.partner, f.opponent):
+        ds.check_player(who)
+    keys = ds.rounds.select("file", "game", "round").unique()
+    mine = ds.rounds.filter(pl.col("player") == (f.player or ""))
+    if f.partner is not None:
+        keys = keys.join(mine.filter(pl.col("partner") == f.partner),
+                         on=["file", "game", "round"], how="semi")
+    if f.opponent is not None:
+        opp = ds.rounds.filter(pl.col("player") == f.opponent).select(
+            "file", "game", "round", pl.col("team").alias("opp_team"))
+        against = mine.join(opp, on=["file", "game", "round"]).filter(
+            pl.col("team") != pl.col("opp_team"))
+        keys = keys.join(against, on=["file", "game", "round"], how="semi")
+    if f.since is not None or f.until is not None:
+        times = game_times(ds)
+        if f.since is not None:
+            times = times.filter(pl.col("start") >= f.since.timestamp())
+        if f.until is not None:
+            times = times.filter(pl.col("start") <= f.until.timestamp())
+        keys = keys.join(times, on=["file", "game"], how="semi")
+    if f.game is not None:
+        file, game = ds.find_game(f.game)
+        keys = keys.filter((pl.col("file") == file) & (pl.col("game") == game))
+    if keys.is_empty():
+        raise DatasetError(f"{ds.path}: no rounds match the filters ({f.describe()})")
+    on = ["file", "game", "round"]
+    games = keys.select("file", "game").unique()
+    v = ds.violations.join(games, on=["file", "game"], how="semi")
+    v = pl.concat([v.filter(pl.col("round").is_null()),
+                   v.filter(pl.col("round").is_not_null()).join(
+                       keys.with_columns(pl.col("round").cast(v.schema["round"])), on=on,
+                       how="semi")])
+    return replace(
+        ds,
+        rounds=ds.rounds.join(keys, on=on, how="semi"),
+        games=ds.games.join(games, on=["file", "game"], how="semi"),
+        violations=v,
+        plays=ds.plays.join(keys.lazy().with_columns(pl.col("round").cast(pl.Int32)),
+                            on=on, how="semi"),
+    )
+
+
 class Kind(StrEnum):
     """How a statistic's value is shown."""
 
@@ -216,6 +350,20 @@ class Stat:
             return None
         scale = 100 if self.kind is Kind.PER_100 else 1
         return scale * self.numerator / self.denominator
+
+    @property
+    def few(self) -> bool:
+        """A rate out of fewer than :data:`MIN_CASES` cases (never for a count)."""
+        return self.kind is not Kind.COUNT and self.denominator < MIN_CASES
+
+    def interval(self) -> str:
+        """The 95% Wilson interval of a percentage, ``26-64%``; empty for other kinds."""
+        if self.kind is not Kind.PERCENT:
+            return ""
+        ci = wilson(self.numerator, self.denominator)
+        if ci is None:
+            return ""
+        return f"{100 * ci[0]:.0f}\u2013{100 * ci[1]:.0f}%"
 
     def short(self) -> str:
         """The value alone: ``45.0%``, ``2.35``, ``40``; ``-`` when there is nothing to count."""
@@ -574,3 +722,261 @@ def player_violations(ds: Dataset, player: str, limit: int = 100) -> pl.DataFram
     ds.check_player(player)
     return (ds.violations.filter(pl.col("player") == player)
             .sort("file", "line", nulls_last=True).head(limit))
+
+
+# -- depth: what a strong player studies -------------------------------------------------
+
+TICHU_BINS = (0.0, 3.0, 6.0, 9.0)
+"""Edges of the strength bands of the 14 cards after the exchange (``hx_strength``):
+below 0, 0 to 3, 3 to 6, 6 to 9, 9 and more."""
+GRAND_BINS = (0.0, 2.0, 4.0, 6.0)
+"""Edges of the strength bands of the first 8 cards (``h8_strength``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column of a :class:`Grid`: its label and what its cells are out of."""
+
+    label: str
+    sub: str
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A table of statistics that is not one row per :class:`StatDef`: each cell a
+    :class:`Stat`, a text, or None (nothing to show)."""
+
+    key: str
+    title: str
+    note: str
+    row_header: str
+    columns: tuple[Column, ...]
+    rows: list[tuple[str, list[Stat | str | None]]]
+
+
+def _band(column: str, edges: Sequence[float]) -> pl.Expr:
+    """The strength band label of ``column`` (``< 0``, ``0 to 3``, ..., ``9+``)."""
+    labels = band_labels(edges)
+    expr: pl.Expr = pl.lit(labels[-1])
+    for edge, label in zip(reversed(edges), reversed(labels[:-1]), strict=True):
+        expr = pl.when(pl.col(column) < edge).then(pl.lit(label)).otherwise(expr)
+    return expr
+
+
+def band_labels(edges: Sequence[float]) -> list[str]:
+    """The labels of the strength bands of ``edges``, weakest first."""
+    return ([f"< {edges[0]:g}"] + [f"{a:g} to {b:g}" for a, b in zip(edges, edges[1:],
+                                                                    strict=False)]
+            + [f"{edges[-1]:g}+"])
+
+
+_MARGIN = pl.col("team_score") - pl.col("opponent_score")
+
+
+def call_value(ds: Dataset, call: str, player: str | None = None) -> Grid:
+    """Point margin per scored round with a ``call`` (``tichu`` or ``grand_tichu``)
+    against rounds without one, by the strength of the hand (of ``player``, or of
+    everyone)."""
+    grand = call == "grand_tichu"
+    column, edges = ("h8_strength", GRAND_BINS) if grand else ("hx_strength", TICHU_BINS)
+    name = "Grand Tichu" if grand else "Tichu"
+    frame = ds.scored if player is None else ds.scored.filter(pl.col("player") == player)
+    # Not calling: no call at all (for Tichu), no Grand Tichu (a Tichu may follow) for GT.
+    other = pl.col("call").is_null() if not grand else (pl.col("call") != call).fill_null(True)
+    frame = frame.filter(pl.col(column).is_not_null()).with_columns(
+        _band(column, edges).alias("band"), _MARGIN.alias("margin"))
+    agg = frame.group_by("band").agg(
+        (pl.col("call") == call).fill_null(False).sum().alias("n_call"),
+        pl.col("margin").filter(pl.col("call") == call).sum().alias("m_call"),
+        other.sum().alias("n_none"),
+        pl.col("margin").filter(other).sum().alias("m_none"),
+    )
+    by = {str(r["band"]): r for r in agg.iter_rows(named=True)}
+    rows: list[tuple[str, list[Stat | str | None]]] = []
+    for band in band_labels(edges):
+        r = by.get(band)
+        n_call, n_none = (int(r["n_call"]), int(r["n_none"])) if r else (0, 0)
+        with_call = Stat(float(r["m_call"] or 0) if r else 0, n_call, f"{name} calls",
+                         Kind.MEAN)
+        without = Stat(float(r["m_none"] or 0) if r else 0, n_none, "rounds", Kind.MEAN)
+        diff = (f"{with_call.value - without.value:+.1f}"
+                if with_call.value is not None and without.value is not None else None)
+        rows.append((band, [with_call, without, diff]))
+    who = "the field" if player is None else player
+    return Grid(
+        f"ev-{'grand' if grand else 'tichu'}",
+        f"Expected value of {name} calls ({who})",
+        f"Point margin per scored round (team round score minus the opponents') by the "
+        f"strength of the {'first 8 cards' if grand else '14 cards after the exchange'} "
+        f"({column}), when the player called {name} and when "
+        + ("the player made no call." if not grand else "the player called no Grand Tichu."),
+        f"{column}",
+        (Column(f"with a {name} call", "average margin over the calls"),
+         Column("without", "average margin over the rounds"),
+         Column("difference", "points per round")),
+        rows)
+
+
+def calibration_table(ds: Dataset, player: str | None = None) -> Grid:
+    """Per player: Tichu and Grand Tichu calls made, against the share an average hand of
+    the same strength goes out first (the field's first-out rate in the call's band)."""
+    s = ds.scored.with_columns(_band("hx_strength", TICHU_BINS).alias("tband"),
+                               _band("h8_strength", GRAND_BINS).alias("gband"))
+    fo = pl.col("first_out").fill_null(False).cast(pl.Float64)
+    base_t = s.group_by("tband").agg(fo.mean().alias("base_t"))
+    base_g = s.group_by("gband").agg(fo.mean().alias("base_g"))
+    s = s.join(base_t, on="tband", how="left").join(base_g, on="gband", how="left")
+    s = focus(s, player)
+    agg = s.group_by("group").agg(
+        pl.len().alias("rounds"),
+        _is_tichu.sum().alias("t"), (_is_tichu & _success).sum().alias("tm"),
+        pl.col("base_t").filter(_is_tichu).sum().alias("te"),
+        _is_grand.sum().alias("g"), (_is_grand & _success).sum().alias("gm"),
+        pl.col("base_g").filter(_is_grand).sum().alias("ge"),
+    ).sort(["rounds", "group"], descending=[True, False])
+    rows: list[tuple[str, list[Stat | str | None]]] = []
+    for r in agg.iter_rows(named=True):
+        t, g = int(r["t"]), int(r["g"])
+        rows.append((str(r["group"]), [
+            Stat(int(r["tm"]), t, "Tichu calls"),
+            Stat(round(float(r["te"] or 0), 1), t, "Tichu calls"),
+            Stat(int(r["gm"]), g, "Grand Tichu calls"),
+            Stat(round(float(r["ge"] or 0), 1), g, "Grand Tichu calls"),
+        ]))
+    if player is not None:
+        rows.sort(key=lambda row: row[0] != player)
+    return Grid(
+        "calibration", "Call calibration",
+        "Calls made against calls expected: the expected share is, for each call, the share "
+        "of all scored hands of the same strength band (hx_strength for Tichu, h8_strength "
+        "for Grand Tichu, whoever held them) that went out first, averaged over the calls. "
+        "Making more than expected means calling well; fewer, calling too eagerly.",
+        "player",
+        (Column("Tichu made", "% of Tichu calls"),
+         Column("Tichu expected", "% of Tichu calls"),
+         Column("Grand Tichu made", "% of Grand Tichu calls"),
+         Column("Grand Tichu expected", "% of Grand Tichu calls")),
+        rows)
+
+
+def rank_value(token: str) -> int:
+    """A card's rank for averages: Dog 0, Mahjong 1, 2 ... 10, J 11, Q 12, K 13, A 14,
+    Phoenix 15, Dragon 16."""
+    special = {"Dog": 0, "Mahjong": 1, "Phoenix": 15, "Dragon": 16}
+    if token in special:
+        return special[token]
+    rank = token[:-1]
+    return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(rank) or int(rank)
+
+
+_RANK_VALUE = {f"{r}{s}": rank_value(f"{r}{s}") for r in ("2", "3", "4", "5", "6", "7", "8",
+                                                         "9", "10", "J", "Q", "K", "A")
+               for s in "jspr"} | {t: rank_value(t) for t in ("Dog", "Mahjong", "Phoenix",
+                                                               "Dragon")}
+
+EXCHANGE_WAYS = (("gave_to_left", "to the left opponent"),
+                 ("gave_to_partner", "to the partner"),
+                 ("gave_to_right", "to the right opponent"),
+                 ("got_from_partner", "from the partner"))
+
+
+def exchange_table(ds: Dataset, player: str | None = None) -> Grid:
+    """Per player, the cards given to each seat and received from the partner: their
+    average rank and the share of Aces or better (Ace, Phoenix, Dragon)."""
+    frame = focus(ds.rounds, player)
+    aggs = [pl.len().alias("rounds")]
+    for col, _ in EXCHANGE_WAYS:
+        v = pl.col(col).replace_strict(_RANK_VALUE, default=None, return_dtype=pl.Int64)
+        aggs += [v.count().alias(f"{col}__n"), v.sum().alias(f"{col}__sum"),
+                 (v >= 14).sum().alias(f"{col}__high")]
+    agg = frame.group_by("group").agg(aggs).sort(["rounds", "group"], descending=[True, False])
+    rows: list[tuple[str, list[Stat | str | None]]] = []
+    for r in agg.iter_rows(named=True):
+        cells: list[Stat | str | None] = []
+        for col, _ in EXCHANGE_WAYS:
+            n = int(r[f"{col}__n"])
+            cells.append(Stat(int(r[f"{col}__sum"] or 0), n, "cards", Kind.MEAN))
+            cells.append(Stat(int(r[f"{col}__high"] or 0), n, "cards"))
+        rows.append((str(r["group"]), cells))
+    if player is not None:
+        rows.sort(key=lambda row: row[0] != player)
+    columns: list[Column] = []
+    for _, way in EXCHANGE_WAYS:
+        columns += [Column(f"rank {way}", "average over the cards (2 = 2, A = 14)"),
+                    Column(f"A or better {way}", "% of the cards")]
+    return Grid(
+        "exchange", "Exchange by recipient",
+        "The card each player passed to the left opponent, the partner and the right "
+        "opponent, and the card it received from its partner: the average rank (Dog 0, "
+        "Mahjong 1, 2 ... 10, J 11, Q 12, K 13, A 14, Phoenix 15, Dragon 16) and the share "
+        "of Aces or better (Ace, Phoenix, Dragon). Rounds whose exchange did not complete "
+        "are not counted.",
+        "player", tuple(columns), rows)
+
+
+def overplays(ds: Dataset) -> pl.DataFrame:
+    """(file, game, round, seat, overplayed): how many times, in each round, the partner
+    of ``seat`` played over a combination of ``seat`` (an applied play on its top)."""
+    return (ds.plays.filter((pl.col("action") == "play") & pl.col("applied").fill_null(False)
+                            & pl.col("top_seat").is_not_null()
+                            & ((pl.col("seat").cast(pl.Int16) - pl.col("top_seat")) % 4 == 2))
+            .group_by("file", "game", "round", pl.col("top_seat").alias("seat"))
+            .agg(pl.len().alias("overplayed"))
+            .collect()
+            .with_columns(pl.col("round").cast(pl.Int32), pl.col("seat").cast(pl.Int8)))
+
+
+def partner_support(ds: Dataset, player: str | None = None) -> Grid:
+    """How a player's Tichu calls fare by partner (with ``player``; per player without):
+    calls made, and how often the partner played over the caller's combination."""
+    s = ds.scored.filter(_is_tichu)
+    if player is not None:
+        s = s.filter(pl.col("player") == player).with_columns(pl.col("partner").alias("group"))
+    else:
+        s = s.with_columns(pl.col("player").alias("group"))
+    over = overplays(ds)
+    s = s.with_columns(pl.col("round").cast(pl.Int32), pl.col("seat").cast(pl.Int8)).join(
+        over, on=["file", "game", "round", "seat"], how="left").with_columns(
+        pl.col("overplayed").fill_null(0))
+    agg = s.group_by("group").agg(
+        pl.len().alias("calls"), _success.sum().alias("made"),
+        (pl.col("overplayed") > 0).sum().alias("over_calls"),
+        pl.col("overplayed").sum().alias("over"),
+    ).sort(["calls", "group"], descending=[True, False])
+    rows: list[tuple[str, list[Stat | str | None]]] = []
+    for r in agg.iter_rows(named=True):
+        n = int(r["calls"])
+        rows.append((str(r["group"]), [
+            Stat(int(r["made"]), n, "Tichu calls"),
+            Stat(int(r["over_calls"]), n, "Tichu calls"),
+            Stat(int(r["over"]), n, "Tichu calls", Kind.MEAN),
+        ]))
+    return Grid(
+        "support", "Partner support" + ("" if player is None else f" of {player}'s Tichu"),
+        "Tichu calls in scored rounds" + (", by the partner the caller had" if player else "")
+        + ": how many were made, in how many the partner played over a combination of the "
+        "caller at least once (taking the trick from the caller unless someone beat it "
+        "again), and how many times it did so per call.",
+        "partner" if player else "player",
+        (Column("Tichu made", "% of Tichu calls"),
+         Column("partner played over", "% of Tichu calls"),
+         Column("plays over the caller", "per Tichu call")),
+        rows)
+
+
+_WITH_DEFS = tuple(d for d in PLAYER_STATS if d.key in ("rounds", "first_out", "margin"))
+
+
+def with_and_against(ds: Dataset, player: str) -> tuple[StatTable, StatTable]:
+    """The player's rounds, first-out rate and point margin per partner and per opponent."""
+    ds.check_player(player)
+    mine = ds.rounds.filter(pl.col("player") == player)
+    by_partner = mine.with_columns(pl.col("partner").alias("group"))
+    opp = ds.rounds.select("file", "game", "round", pl.col("team").alias("opp_team"),
+                           pl.col("player").alias("group"))
+    by_opp = mine.join(opp, on=["file", "game", "round"]).filter(
+        pl.col("team") != pl.col("opp_team"))
+    return (StatTable(f"{player} by partner", "partner", _WITH_DEFS,
+                      _aggregate(by_partner, "group", _WITH_DEFS)),
+            StatTable(f"{player} by opponent", "opponent", _WITH_DEFS,
+                      _aggregate(by_opp, "group", _WITH_DEFS)))
