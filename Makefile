@@ -5,9 +5,17 @@ PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-compiled compiled lint bench browser clean
+.PHONY: install demo test test-compiled compiled lint bench bench-report browser fonts clean
 
-install: $(STAMP)
+install: $(STAMP) fonts
+
+## fonts: a font with Chinese, Japanese and Korean glyphs, so that player names in any
+## script render in plots (Debian package; skipped with a note where apt-get is not usable)
+fonts:
+	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null) ; } || \
+	  echo "note: fonts-noto-cjk could not be installed; names in Chinese, Japanese or Korean script are drawn as boxes in plots"
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +69,10 @@ test-compiled: compiled
 bench: install compiled
 	$(PY) benchmarks/bench_check.py
 	$(FAST)/bin/python benchmarks/bench_check.py
+
+## bench-report: time and peak memory of 'report' at 10,000 and 100,000 simulated games
+bench-report: install
+	$(PY) benchmarks/bench_report.py
 
 clean:
 	rm -rf $(VENV) $(FAST) build demo-out .pytest_cache .mypy_cache .ruff_cache

@@ -9,17 +9,19 @@ on matplotlib's math mode and a leading ``_`` never hides a legend entry.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import polars as pl
 
-from .stats import Dataset, DatasetError, focus
+from .stats import Dataset, DatasetError, focus, wilson
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
     from matplotlib.axes import Axes
@@ -43,6 +45,7 @@ class PlotKind(StrEnum):
     CALIBRATION = "calibration"
     BOMBS = "bombs"
     EXCHANGE = "exchange"
+    TREND = "trend"
 
 
 PLOT_HELP: dict[PlotKind, str] = {
@@ -53,7 +56,38 @@ PLOT_HELP: dict[PlotKind, str] = {
     PlotKind.CALIBRATION: "hand strength against call success (a calibration plot)",
     PlotKind.BOMBS: "bombs per round: how many rounds see bombs, bombs held and played per player",
     PlotKind.EXCHANGE: "ranks of the cards passed to the partner and to the opponents",
+    PlotKind.TREND: "rolling first-out rate and cumulative point margin over the player's "
+                    "rounds in time order (needs 5 games or more)",
 }
+
+MIN_TREND_GAMES = 5
+"""Fewer games than this make no trend plot."""
+
+_FALLBACK_FONTS = ("Noto Sans CJK JP", "Noto Sans CJK SC", "Noto Sans CJK KR",
+                   "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Droid Sans Fallback",
+                   "AR PL UMing CN", "Unifont")
+"""Fonts with wide coverage (Chinese, Japanese, Korean) that text falls back to, in this
+order, when installed; DejaVu Sans (matplotlib's own) comes first."""
+
+
+_FALLBACK_FILES = ("NotoSansCJK-Regular", "NotoSansCJK-Bold", "wqy-microhei", "wqy-zenhei",
+                   "DroidSansFallback")
+
+
+@lru_cache(maxsize=1)
+def _font_family() -> list[str]:
+    """DejaVu Sans, then every installed font of :data:`_FALLBACK_FONTS`. A font installed
+    after matplotlib cached its font list is found on the system and added."""
+    from matplotlib import font_manager
+
+    manager = font_manager.fontManager
+    if not any(f.name in _FALLBACK_FONTS for f in manager.ttflist):
+        for path in font_manager.findSystemFonts():
+            if any(name in Path(path).name for name in _FALLBACK_FILES):
+                with contextlib.suppress(Exception):  # an unreadable font: go without it
+                    manager.addfont(path)
+    have = {f.name for f in manager.ttflist}
+    return ["DejaVu Sans", *[f for f in _FALLBACK_FONTS if f in have]]
 
 
 def text(s: object, limit: int = 32) -> str:
@@ -90,14 +124,10 @@ def _pct(k: float, n: float) -> float:
     return 100.0 * k / n if n else math.nan
 
 
-def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def _wilson(k: int, n: int) -> tuple[float, float]:
     """The 95% Wilson score interval of ``k`` successes in ``n`` trials, in percent."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (100 * max(0.0, centre - half), 100 * min(1.0, centre + half))
+    ci = wilson(k, n)
+    return (math.nan, math.nan) if ci is None else (100 * ci[0], 100 * ci[1])
 
 
 def _scored_by_group(ds: Dataset, player: str | None,
@@ -143,11 +173,14 @@ def _player_ticks(ax: Axes, groups: Sequence[str], rounds: dict[str, int]) -> No
 
 
 def _bar_labels(ax: Axes, xs: Sequence[float], heights: Sequence[float], labels: Sequence[str],
-                fontsize: float = 7.5) -> None:
+                fontsize: float = 7.5, vertical: bool = False) -> None:
+    """Labels on top of bars (turned upright when the bars are narrow, so that neighbours
+    do not overlap)."""
     for x, h, label in zip(xs, heights, labels, strict=True):
         y = 0.0 if math.isnan(h) else h
         ax.annotate(label, (x, y), xytext=(0, 2 if y >= 0 else -9), textcoords="offset points",
-                    ha="center", fontsize=fontsize, color="#333333")
+                    ha="center", va="bottom" if y >= 0 else "top", fontsize=fontsize,
+                    color="#333333", rotation=90 if vertical else 0)
 
 
 # -- score ------------------------------------------------------------------------------
@@ -242,8 +275,8 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
         outcome = f"; won by Team {int(winner.get_column('team')[0])}"
     elif games.height and not bool(games.get_column("ended").fill_null(False).any()):
         outcome = "; the log ends before the game does"
-    fig.suptitle(f"Score progression of game {text(game_id)} (file {text(file, 48)})"
-                 f"{outcome}", fontsize=12)
+    fig.suptitle(f"Score progression of game {text(game_id)}{outcome}\n"
+                 f"(file {text(file, 70)})", fontsize=12)
     return fig
 
 
@@ -274,20 +307,22 @@ def plot_calls(ds: Dataset, player: str | None = None,
         rounds = [int(by[g]["rounds"]) for g in groups]
         heights = [_pct(c, n) for c, n in zip(calls, rounds, strict=True)]
         rate.bar(bx, heights, w, color=color, label=name)
-        _bar_labels(rate, bx, heights, [f"{c}/{n}" for c, n in zip(calls, rounds, strict=True)])
+        _bar_labels(rate, bx, heights, [f"{c}/{n}" for c, n in zip(calls, rounds, strict=True)],
+                    vertical=len(groups) > 6)
         wins = [int(by[g][made]) for g in groups]
         sh = [_pct(k, c) for k, c in zip(wins, calls, strict=True)]
         success.bar(bx, [0 if math.isnan(h) else h for h in sh], w, color=color)
         _bar_labels(success, bx, sh, [f"{k}/{c}" if c else "no\ncalls"
-                                      for k, c in zip(wins, calls, strict=True)])
+                                      for k, c in zip(wins, calls, strict=True)],
+                    vertical=len(groups) > 6)
     rate.set_ylabel("calls, % of scored rounds")
     rate.set_title("How often a call is made (label: calls / scored rounds)", fontsize=10,
                    loc="left")
     rate.legend(fontsize=9, loc="lower right", bbox_to_anchor=(1.0, 1.07), ncols=2,
                 frameon=False)
-    rate.margins(y=0.15)
+    rate.margins(y=0.3 if len(groups) > 6 else 0.15)
     success.set_ylabel("made, % of calls")
-    success.set_ylim(0, 115)
+    success.set_ylim(0, 135 if len(groups) > 6 else 115)
     success.set_yticks(range(0, 101, 20))
     success.set_title("How often a call succeeds: the caller goes out first "
                       "(label: made / calls)", fontsize=10, loc="left")
@@ -445,18 +480,20 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
                               [hi - y for y, hi in zip(ys, highs, strict=True)]],
                         marker="o", markersize=6, capsize=3, color=color, linewidth=1.8,
                         label=f"{name} calls made (95% interval;\nlabel = made / calls)")
-            for (c, k, n), y in zip(pts, ys, strict=True):
-                ax.annotate(f"{k}/{n}", (c, y), xytext=(6, 4), textcoords="offset points",
-                            fontsize=7.5, color=color)
+            for (c, k, n), hi in zip(pts, highs, strict=True):
+                ax.annotate(f"{k}/{n}", (c, hi), xytext=(0, 3), textcoords="offset points",
+                            ha="center", va="bottom", fontsize=7.5, color=color)
         else:
             _no_data(ax, f"no {name} calls" + (f" by {text(player)}" if player else ""))
         n_calls = called.height
         n_made = int(called.get_column("call_success").fill_null(False).sum())
         ax.set_title(f"{name}: {n_made} of {n_calls} calls made", fontsize=10)
         ax.set_xlabel(xlabel)
-        ax.set_ylim(-3, 105)
+        ax.set_ylim(-3, 112)
+        ax.margins(x=0.08)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="upper left")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2,
+                  frameon=False)
     axes[0].set_ylabel("% of the hands in the strength bin")
     who = "" if player is None else f" \u2014 {text(player)}"
     fig.suptitle(f"Calibration: does a stronger hand make the call succeed?{who}", fontsize=12)
@@ -563,19 +600,80 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
     return fig
 
 
+# -- trend ------------------------------------------------------------------------------
+
+
+def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None,
+               max_players: int = 6) -> Figure:
+    """Per player (the ``max_players`` with most scored rounds, or ``player``): the
+    first-out rate over the last ``window`` scored rounds, and the cumulative point margin,
+    over the player's scored rounds in the order the games started."""
+    from .stats import game_times
+
+    frame, groups, note = _scored_by_group(ds, player, max_players)
+    if player is not None:
+        groups = [player]
+        frame = frame.filter(pl.col("group") == player)
+    games = frame.select("file", "game").unique().height
+    if games < MIN_TREND_GAMES:
+        raise DatasetError(f"{ds.path}: {games} game{'s' * (games != 1)}; a trend needs "
+                           f"{MIN_TREND_GAMES} or more")
+    order = game_times(ds).with_row_index("order")
+    frame = frame.join(order, on=["file", "game"], how="left").sort(
+        "start", "order", "round", nulls_last=True)
+    fig, (top, bottom) = _new_figure(11, 7.5, 2, 1, sharex=True)
+    colors = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9")
+    for i, g in enumerate(groups):
+        rows = frame.filter(pl.col("group") == g)
+        n = rows.height
+        w = window or max(10, min(100, n // 5))
+        first = rows.get_column("first_out").fill_null(False).cast(pl.Float64)
+        rolling = (first.rolling_mean(window_size=w, min_samples=w) * 100).to_list()
+        margin = (rows.get_column("team_score") - rows.get_column("opponent_score")).fill_null(0)
+        xs = list(range(1, n + 1))
+        color = colors[i % len(colors)]
+        top.plot(xs, rolling, color=color, linewidth=1.6,
+                 label=f"{text(g, 24)} ({n} rounds, window {w})")
+        bottom.plot(xs, margin.cum_sum().to_list(), color=color, linewidth=1.6,
+                    label=text(g, 24))
+    top.axhline(25, color=NEUTRAL, linestyle=":", linewidth=1)
+    top.set_ylabel("first out, % of the last\nscored rounds (window)")
+    top.set_ylim(0, 100)
+    top.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncols=3,
+               frameon=False)
+    top.grid(alpha=0.3)
+    bottom.axhline(0, color="#999999", linewidth=0.6)
+    bottom.set_ylabel("cumulative point margin\n(team minus opponents)")
+    bottom.set_xlabel("the player's scored rounds, in the order the games started "
+                      "(by ts, else meta.date, else the dataset's order)")
+    bottom.grid(alpha=0.3)
+    fig.suptitle(f"Trend: first-out rate and point margin over time{_who(player)}{note}",
+                 fontsize=12)
+    return fig
+
+
 def plot(ds: Dataset, kind: PlotKind, player: str | None = None, game: str | None = None,
          max_players: int = MAX_PLAYERS) -> Figure:
     """The figure of ``kind`` (``game`` only matters to :attr:`PlotKind.SCORE`).
 
     Raises :class:`DatasetError` for an unknown player or game, or nothing to plot.
     """
-    kind = PlotKind(kind)
+    from matplotlib import rc_context
+
+    with rc_context({"font.family": _font_family()}):  # names in any script: font fallback
+        return _plot(ds, PlotKind(kind), player, game, max_players)
+
+
+def _plot(ds: Dataset, kind: PlotKind, player: str | None, game: str | None,
+          max_players: int) -> Figure:
     if kind is PlotKind.SCORE:
         return plot_score(ds, player, game)
     if kind is PlotKind.CALIBRATION:
         return plot_calibration(ds, player)
     if kind is PlotKind.EXCHANGE:
         return plot_exchange(ds, player)
+    if kind is PlotKind.TREND:
+        return plot_trend(ds, player, max_players=min(max_players, 6))
     per_player = {PlotKind.CALLS: plot_calls, PlotKind.FINISH: plot_finish,
                   PlotKind.POINTS: plot_points, PlotKind.BOMBS: plot_bombs}[kind]
     return per_player(ds, player, max_players)
@@ -586,11 +684,18 @@ FORMATS = ("png", "svg", "pdf")
 
 def render(fig: Figure, fmt: str) -> bytes:
     """``fig`` as PNG, SVG or PDF bytes (no date in the metadata: output is reproducible)."""
+    import warnings
+
     buf = io.BytesIO()
     metadata: dict[str, str | None] = ({"Date": None} if fmt == "svg"
                                        else {"CreationDate": None} if fmt == "pdf"
                                        else {"Software": None})
-    fig.savefig(buf, format=fmt, dpi=110, metadata=metadata)
+    with warnings.catch_warnings():
+        # A character no installed font has is drawn as a box; the user is not warned
+        # (the install commands add a font with wide coverage).
+        warnings.filterwarnings("ignore", message=r"Glyph .* missing from")
+        warnings.filterwarnings("ignore", message=r".*does not have a glyph for")
+        fig.savefig(buf, format=fmt, dpi=110, metadata=metadata)
     return buf.getvalue()
 
 

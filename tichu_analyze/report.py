@@ -384,8 +384,9 @@ def toc_html(items: Sequence[tuple[str, str]]) -> str:
 
 
 def report_sections(ds: Dataset, player: str | None = None, plots: bool = True,
-                    link: Link = _no_link,
-                    violation_link: EventLink | None = None) -> list[tuple[str, str, str]]:
+                    link: Link = _no_link, violation_link: EventLink | None = None,
+                    plot_kinds: Iterable[PlotKind] = tuple(PlotKind)
+                    ) -> list[tuple[str, str, str]]:
     """The report's sections as (anchor, title, markup): tables, depth, violations,
     plots and definitions (with ``player``: that player against the field)."""
     ds.check_player(player)
@@ -426,7 +427,7 @@ def report_sections(ds: Dataset, player: str | None = None, plots: bool = True,
                          violation_list_html(rows, total, f" by {player}", violation_link,
                                              "player-violations")))
     if plots:
-        sections.append(("plots", "Plots", _plots_html(ds, player)))
+        sections.append(("plots", "Plots", _plots_html(ds, player, plot_kinds)))
     sections.append(("definitions", "Definitions",
                      _definitions_html(players.defs, "Player statistics")
                      + _definitions_html(teams.defs, "Partnership statistics")

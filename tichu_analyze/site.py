@@ -314,8 +314,9 @@ def _player_page(site: Site, player: str, first_out: dict[RoundKey, tuple[
         int | None, int | None, int | None]], bombs: pl.DataFrame) -> str:
     ds = site.ds
     title = f"Tichu report: {player}"
-    sections = report_sections(ds, player, plots=False, link=site.player_link("../"),
-                               violation_link=site.violation_href)
+    sections = report_sections(ds, player, plots=True, link=site.player_link("../"),
+                               violation_link=site.violation_href,
+                               plot_kinds=(PlotKind.TREND, PlotKind.CALIBRATION))
     mine = ds.scored.filter(pl.col("player") == player).sort("file", "game", "round")
     failed = mine.filter(pl.col("call").is_not_null() & ~pl.col("call_success").fill_null(True))
 
