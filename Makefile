@@ -30,7 +30,8 @@ demo: install
 	  echo "(exit status 1: the hand-made sample logs contain deliberate violations)"
 	$(BIN)/tichu-analyze ingest sample_logs/ --out demo-out/dataset
 	$(BIN)/tichu-analyze report demo-out/dataset -o demo-out/report.html
-	@echo "dataset in demo-out/dataset, report in demo-out/report.html"
+	$(BIN)/tichu-analyze report demo-out/dataset -o demo-out/site/
+	@echo "dataset in demo-out/dataset, report in demo-out/report.html and demo-out/site/index.html"
 
 ## test: install (and Chromium for the browser tests), lint, type-check, run every test,
 ## then the engine's tests again against the mypyc-compiled build

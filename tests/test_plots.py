@@ -197,7 +197,7 @@ def write_fake_dataset(root: Path, seed: int = 0, games: int = 4) -> Path:
         for s in range(4):
             ended = g != games - 1
             game_rows.append({
-                "file": file, "game": game, "seat": s, "team": s % 2,
+                "file": file, "game": game, "line": 1 + 1000 * g, "seat": s, "team": s % 2,
                 "partner": names[(s + 2) % 4], "player": names[s], "target": target,
                 "rounds_played": n_rounds if ended else n_rounds - 1,
                 "team_score": totals[s % 2], "opponent_score": totals[1 - s % 2],
@@ -452,7 +452,8 @@ def test_cli_no_scored_rounds(fake_dataset: Path, tmp_path: Path) -> None:
 def test_game_id_in_two_files(fake_dataset: Path) -> None:
     ds = Dataset.load(fake_dataset)
     other = ds.rounds.with_columns(pl.lit("other.jsonl").alias("file"))
-    both = Dataset(ds.path, pl.concat([ds.rounds, other]), ds.games, ds.violations, ds.plays)
+    both = Dataset(ds.path, pl.concat([ds.rounds, other]).lazy(), ds.lgames, ds.violations,
+                   ds.plays)
     with pytest.raises(DatasetError, match="game 'g1' is in 2 files; name one as FILE:GAME"):
         both.find_game("g1")
     assert both.find_game("other.jsonl:g1") == ("other.jsonl", "g1")

@@ -13,6 +13,7 @@ import contextlib
 import io
 import math
 import os
+from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
 from functools import lru_cache
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from .stats import Dataset, DatasetError, focus, wilson
+from .stats import Dataset, DatasetError, collect, focus, wilson
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
     from matplotlib.axes import Axes
@@ -57,7 +58,7 @@ PLOT_HELP: dict[PlotKind, str] = {
     PlotKind.BOMBS: "bombs per round: how many rounds see bombs, bombs held and played per player",
     PlotKind.EXCHANGE: "ranks of the cards passed to the partner and to the opponents",
     PlotKind.TREND: "rolling first-out rate and cumulative point margin over the player's "
-                    "rounds in time order (needs 5 games or more)",
+                    "games in time order (needs 5 games or more)",
 }
 
 MIN_TREND_GAMES = 5
@@ -131,15 +132,15 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
 
 
 def _scored_by_group(ds: Dataset, player: str | None,
-                     max_players: int) -> tuple[pl.DataFrame, list[str], str]:
+                     max_players: int) -> tuple[pl.LazyFrame, list[str], str]:
     """Scored round rows with a ``group`` column (the player, or the player and the
     field), the groups to draw in order, and a note when players were left out."""
     ds.check_player(player)
-    frame = focus(ds.scored, player)
-    if frame.is_empty():
+    frame = focus(ds.lscored, player)
+    counts = collect(frame.group_by("group").agg(pl.len().alias("n")).sort(
+        ["n", "group"], descending=[True, False]))
+    if counts.is_empty():
         raise DatasetError(f"{ds.path}: no scored rounds to plot")
-    counts = frame.group_by("group").agg(pl.len().alias("n")).sort(
-        ["n", "group"], descending=[True, False])
     groups = [str(g) for g in counts.get_column("group").to_list()]
     if player is not None:
         if player not in groups:
@@ -191,7 +192,7 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
     and the calls made in it."""
     ds.check_player(player)
     file, game_id = ds.find_game(game, player)
-    r = ds.rounds.filter((pl.col("file") == file) & (pl.col("game") == game_id))
+    r = collect(ds.lrounds.filter((pl.col("file") == file) & (pl.col("game") == game_id)))
     seats = {int(s): str(p) for s, p in r.select("seat", "player").unique().iter_rows()}
     team_names = [f"Team {t}: {text(seats.get(t, '?'), 24)} & {text(seats.get(t + 2, '?'), 24)}"
                   for t in (0, 1)]
@@ -210,7 +211,7 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
             mark = "?" if success is None else "\u2713" if success else "\u2717"
             short = "GT" if rec["call"] == "grand_tichu" else "T"
             calls.setdefault(rnd, []).append((int(rec["seat"]), f"{short}{mark}", success))
-    games = ds.games.filter((pl.col("file") == file) & (pl.col("game") == game_id))
+    games = collect(ds.lgames.filter((pl.col("file") == file) & (pl.col("game") == game_id)))
     target = int(games.get_column("target").drop_nulls()[0]) if games.height else None
 
     fig, (top, bottom, strip) = _new_figure(
@@ -295,7 +296,7 @@ def plot_calls(ds: Dataset, player: str | None = None,
         ((pl.col("call") == "grand_tichu") & pl.col("call_success").fill_null(False))
         .sum().alias("gm"),
     )
-    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     fig, (rate, success) = _new_figure(_player_width(groups), 7.5, 2, 1,
                                        sharex=True)
     xs = list(range(len(groups)))
@@ -346,7 +347,7 @@ def plot_finish(ds: Dataset, player: str | None = None,
         pl.len().alias("n"), pl.col("finish_position").mean().alias("mean"),
         *[(pl.col("finish_position") == k).sum().alias(f"p{k}") for k in range(1, 5)],
     )
-    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     groups = [g for g in groups if g in by]
     if not groups:
         raise DatasetError(f"{ds.path}: no finish positions to plot")
@@ -392,7 +393,7 @@ def plot_points(ds: Dataset, player: str | None = None,
         pl.col("team_score").mean().alias("total"),
         pl.col("opponent_score").mean().alias("opp"),
     )
-    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     fig, (ax,) = _new_figure(_player_width(groups, 1.8), 6.0)
     series = (("cards", "card points of the team (200 for a double victory)", "#56B4E9"),
               ("calls", "call points of the team (Tichu \u00b1100, Grand Tichu \u00b1200)",
@@ -430,18 +431,16 @@ def _bin_edges(values: Sequence[float], bins: int = 8) -> list[float]:
     return [lo + i * step for i in range(bins)] + [hi]
 
 
-def _binned(frame: pl.DataFrame, column: str, hit: pl.Expr,
+def _binned(frame: pl.LazyFrame, column: str, hit: pl.Expr,
             edges: Sequence[float]) -> list[tuple[float, int, int]]:
-    """(bin centre, hits, rows) per bin of ``column`` with at least one row."""
-    out = []
-    values = frame.select(pl.col(column), hit.alias("hit")).drop_nulls()
-    for i, (a, b) in enumerate(zip(edges, edges[1:], strict=False)):
-        last = i == len(edges) - 2
-        sel = values.filter((pl.col(column) >= a) & ((pl.col(column) <= b) if last
-                                                      else (pl.col(column) < b)))
-        if sel.height:
-            out.append(((a + b) / 2, int(sel.get_column("hit").sum()), sel.height))
-    return out
+    """(bin centre, hits, rows) per bin of ``column`` with at least one row (the last bin
+    includes its upper edge)."""
+    lo, step, bins = edges[0], edges[1] - edges[0], len(edges) - 1
+    index = ((pl.col(column) - lo) / step).floor().clip(0, bins - 1).cast(pl.Int32)
+    agg = collect(frame.select(pl.col(column), hit.alias("hit")).drop_nulls()
+                  .group_by(index.alias("bin")).agg(pl.col("hit").sum(), pl.len().alias("n"))
+                  .sort("bin"))
+    return [((edges[i] + edges[i + 1]) / 2, int(k), int(n)) for i, k, n in agg.iter_rows()]
 
 
 def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
@@ -449,8 +448,8 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
     Tichu) calls made, with 95% intervals, beside the share of all hands that went out
     first."""
     ds.check_player(player)
-    frame = ds.scored if player is None else ds.scored.filter(pl.col("player") == player)
-    if frame.is_empty():
+    frame = ds.lscored if player is None else ds.lscored.filter(pl.col("player") == player)
+    if collect(frame.select(pl.len())).item() == 0:
         raise DatasetError(f"{ds.path}: no scored rounds to plot")
     fig, axes = _new_figure(12, 5.2, 1, 2, sharey=True)
     panels = (("tichu", "hx_strength", "Tichu",
@@ -459,7 +458,9 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
                "hand strength of the first 8 cards, seen before a Grand Tichu "
                "(higher = stronger)", GRAND_COLOR))
     for ax, (call, column, name, xlabel, color) in zip(axes, panels, strict=True):
-        allv = ds.scored.get_column(column).drop_nulls().to_list()
+        span = collect(ds.lscored.select(pl.col(column).min().alias("lo"),
+                                         pl.col(column).max().alias("hi")))
+        allv = [v for v in span.row(0) if v is not None]
         if not allv:
             _no_data(ax, "no hand strengths in the dataset")
             ax.set_title(name)
@@ -485,8 +486,8 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
                             ha="center", va="bottom", fontsize=7.5, color=color)
         else:
             _no_data(ax, f"no {name} calls" + (f" by {text(player)}" if player else ""))
-        n_calls = called.height
-        n_made = int(called.get_column("call_success").fill_null(False).sum())
+        n_calls, n_made = collect(called.select(
+            pl.len(), pl.col("call_success").fill_null(False).sum())).row(0)
         ax.set_title(f"{name}: {n_made} of {n_calls} calls made", fontsize=10)
         ax.set_xlabel(xlabel)
         ax.set_ylim(-3, 112)
@@ -508,15 +509,17 @@ def plot_bombs(ds: Dataset, player: str | None = None,
     """How many bombs a round sees (all four seats), and per player the bombs held after
     the exchange and played, per scored round."""
     frame, groups, note = _scored_by_group(ds, player, max_players)
-    rounds = ds.scored
+    rounds = ds.lscored
     if player is not None:
-        keys = ds.scored.filter(pl.col("player") == player).select("file", "game", "round")
+        keys = ds.lscored.filter(pl.col("player") == player).select("file", "game", "round")
         rounds = rounds.join(keys, on=["file", "game", "round"], how="semi")
-    per_round = rounds.group_by("file", "game", "round").agg(
+    # one group per round, keyed by a hash of (file, game, round): small keys
+    per_round = rounds.group_by(pl.struct("file", "game", "round").hash().alias("key")).agg(
         pl.col("bombs_played").sum().alias("b"))
-    n_rounds = per_round.height
-    counts = per_round.group_by(pl.col("b").clip(upper_bound=4)).agg(pl.len().alias("n"))
+    counts = collect(per_round.group_by(pl.col("b").clip(upper_bound=4)).agg(
+        pl.len().alias("n")))
     dist = {int(b): int(n) for b, n in counts.iter_rows()}
+    n_rounds = sum(dist.values())
     right_width = _player_width(groups, 1.5, 1.0, minimum=4.5)
     fig, (left, right) = _new_figure(5.0 + right_width, 5.5, 1, 2,
                                      width_ratios=[5.0, right_width])
@@ -534,7 +537,7 @@ def plot_bombs(ds: Dataset, player: str | None = None,
     agg = frame.group_by("group").agg(
         pl.len().alias("n"), pl.col("hx_bombs").sum().alias("held"),
         pl.col("bombs_played").sum().alias("played"))
-    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     gx = list(range(len(groups)))
     w = 0.38
     for off, key, label, color in ((-w / 2, "held", "bombs held after the exchange", "#E69F00"),
@@ -572,10 +575,19 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
     """The ranks of the cards passed in the exchange: to the partner against to the
     opponents (left and right together), each as a share of the cards given that way."""
     ds.check_player(player)
-    frame = ds.rounds if player is None else ds.rounds.filter(pl.col("player") == player)
-    partner = [card_rank(c) for c in frame.get_column("gave_to_partner").drop_nulls()]
-    opponents = [card_rank(c) for col in ("gave_to_left", "gave_to_right")
-                 for c in frame.get_column(col).drop_nulls()]
+    frame = ds.lrounds if player is None else ds.lrounds.filter(pl.col("player") == player)
+
+    def ranks(*columns: str) -> Counter[str]:
+        out: Counter[str] = Counter()
+        for col in columns:
+            counts = collect(frame.select(pl.col(col).drop_nulls()).group_by(col).agg(
+                pl.len().alias("n")))
+            for card, n in counts.iter_rows():
+                out[card_rank(card)] += n
+        return out
+
+    partner = ranks("gave_to_partner")
+    opponents = ranks("gave_to_left", "gave_to_right")
     if not partner and not opponents:
         raise DatasetError(f"{ds.path}: no exchanges to plot"
                            + (f" for player {player!r}" if player else ""))
@@ -585,8 +597,8 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
     for off, cards, label, color in ((-w / 2, partner, "to the partner", "#009E73"),
                                      (w / 2, opponents, "to the opponents (left and right)",
                                       "#D55E00")):
-        n = len(cards)
-        hs = [_pct(cards.count(r), n) for r in RANK_ORDER]
+        n = sum(cards.values())
+        hs = [_pct(cards[r], n) for r in RANK_ORDER]
         ax.bar([x + off for x in xs], hs, w, color=color, label=f"{label}: {n} cards")
     ax.set_xticks(xs, list(RANK_ORDER), fontsize=9)
     ax.set_xlabel("rank of the card passed (low to high; the Phoenix and Dragon are the "
@@ -606,46 +618,50 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
 def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None,
                max_players: int = 6) -> Figure:
     """Per player (the ``max_players`` with most scored rounds, or ``player``): the
-    first-out rate over the last ``window`` scored rounds, and the cumulative point margin,
-    over the player's scored rounds in the order the games started."""
+    first-out rate over the player's last ``window`` games, and the cumulative point
+    margin, game by game in the order the games started (one point per game: the figure
+    does not grow with the rounds)."""
     from .stats import game_times
 
     frame, groups, note = _scored_by_group(ds, player, max_players)
     if player is not None:
         groups = [player]
         frame = frame.filter(pl.col("group") == player)
-    games = frame.select("file", "game").unique().height
+    per_game = collect(frame.group_by("group", "file", "game").agg(
+        pl.len().alias("rounds"), pl.col("first_out").fill_null(False).sum().alias("first"),
+        (pl.col("team_score") - pl.col("opponent_score")).fill_null(0).sum().alias("margin")))
+    games = per_game.select(pl.struct("file", "game").n_unique()).item()
     if games < MIN_TREND_GAMES:
         raise DatasetError(f"{ds.path}: {games} game{'s' * (games != 1)}; a trend needs "
                            f"{MIN_TREND_GAMES} or more")
     order = game_times(ds).with_row_index("order")
-    frame = frame.join(order, on=["file", "game"], how="left").sort(
-        "start", "order", "round", nulls_last=True)
+    ordered = per_game.join(order, on=["file", "game"], how="left").sort(
+        "start", "order", nulls_last=True)
     fig, (top, bottom) = _new_figure(11, 7.5, 2, 1, sharex=True)
     colors = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9")
     for i, g in enumerate(groups):
-        rows = frame.filter(pl.col("group") == g)
+        rows = ordered.filter(pl.col("group") == g)
         n = rows.height
-        w = window or max(10, min(100, n // 5))
-        first = rows.get_column("first_out").fill_null(False).cast(pl.Float64)
-        rolling = (first.rolling_mean(window_size=w, min_samples=w) * 100).to_list()
-        margin = (rows.get_column("team_score") - rows.get_column("opponent_score")).fill_null(0)
+        w = window or max(3, min(50, n // 5))
+        first = rows.get_column("first").cast(pl.Float64).rolling_sum(w, min_samples=w)
+        played = rows.get_column("rounds").cast(pl.Float64).rolling_sum(w, min_samples=w)
+        rolling = (100 * first / played).to_list()
         xs = list(range(1, n + 1))
         color = colors[i % len(colors)]
         top.plot(xs, rolling, color=color, linewidth=1.6,
-                 label=f"{text(g, 24)} ({n} rounds, window {w})")
-        bottom.plot(xs, margin.cum_sum().to_list(), color=color, linewidth=1.6,
-                    label=text(g, 24))
+                 label=f"{text(g, 24)} ({n} games, window {w})")
+        bottom.plot(xs, rows.get_column("margin").cum_sum().to_list(), color=color,
+                    linewidth=1.6, label=text(g, 24))
     top.axhline(25, color=NEUTRAL, linestyle=":", linewidth=1)
-    top.set_ylabel("first out, % of the last\nscored rounds (window)")
+    top.set_ylabel("first out, % of the scored\nrounds of the last games")
     top.set_ylim(0, 100)
     top.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncols=3,
                frameon=False)
     top.grid(alpha=0.3)
     bottom.axhline(0, color="#999999", linewidth=0.6)
     bottom.set_ylabel("cumulative point margin\n(team minus opponents)")
-    bottom.set_xlabel("the player's scored rounds, in the order the games started "
-                      "(by ts, else meta.date, else the dataset's order)")
+    bottom.set_xlabel("the player's games, in the order they started (by ts, else "
+                      "meta.date, else the dataset's order)")
     bottom.grid(alpha=0.3)
     fig.suptitle(f"Trend: first-out rate and point margin over time{_who(player)}{note}",
                  fontsize=12)

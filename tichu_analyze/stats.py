@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
 
 import polars as pl
 
@@ -35,7 +37,7 @@ ROUND_COLUMNS = (
     "dragon_gifts_received", "bombs_played", "wish_made", "wish_fulfilled",
 )
 GAME_COLUMNS = (
-    "file", "game", "seat", "team", "partner", "player", "target", "rounds_played",
+    "file", "game", "line", "seat", "team", "partner", "player", "target", "rounds_played",
     "team_score", "opponent_score", "won", "ended", "meta",
 )
 VIOLATION_COLUMNS = (
@@ -75,7 +77,8 @@ def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float] | None:
     p = k / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # clamped so that rounding never puts p outside its own interval
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def _scan(root: Path, table: str) -> pl.LazyFrame | None:
@@ -84,6 +87,11 @@ def _scan(root: Path, table: str) -> pl.LazyFrame | None:
         return scan(root, table)
     except DatasetError:
         return None
+
+
+def collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    """``lf`` run by polars' streaming engine (in batches: bounded memory)."""
+    return lf.collect(engine="streaming")
 
 
 def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) -> pl.LazyFrame:
@@ -104,13 +112,15 @@ def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) ->
 class Dataset:
     """The four tables of a dataset written by ``tichu-analyze ingest``.
 
-    ``rounds``, ``games`` and ``violations`` are small (a few rows per round) and
-    held in memory; ``plays`` (one row per move) stays lazy and is only aggregated.
+    ``lrounds``, ``lgames`` and ``plays`` are lazy scans: the report's tables are
+    aggregated from them with polars' streaming engine, so memory does not grow with the
+    dataset beyond the tables printed. ``rounds``, ``games`` and ``scored`` collect them
+    (once) for the plots and the pages of single games; ``violations`` is held in memory.
     """
 
     path: Path
-    rounds: pl.DataFrame
-    games: pl.DataFrame
+    lrounds: pl.LazyFrame
+    lgames: pl.LazyFrame
     violations: pl.DataFrame
     plays: pl.LazyFrame
 
@@ -132,8 +142,8 @@ class Dataset:
         violations_lf = _scan(root, "violations")
         plays_lf = _scan(root, "plays")
         try:
-            rounds = _columns(rounds_lf, ROUND_COLUMNS, root, "rounds").collect()
-            games = _columns(games_lf, GAME_COLUMNS, root, "games").collect()
+            rounds = _columns(rounds_lf, ROUND_COLUMNS, root, "rounds")
+            games = _columns(games_lf, GAME_COLUMNS, root, "games")
             violations = (
                 pl.DataFrame(schema=_VIOLATION_SCHEMA) if violations_lf is None
                 else _columns(violations_lf, VIOLATION_COLUMNS, root, "violations").collect()
@@ -142,16 +152,33 @@ class Dataset:
                 pl.LazyFrame(schema=_PLAY_SCHEMA) if plays_lf is None
                 else _columns(plays_lf, PLAY_COLUMNS, root, "plays")
             )
+            empty = rounds.select(pl.len()).collect().item() == 0
         except (pl.exceptions.PolarsError, OSError) as e:
             raise DatasetError(f"{root}: cannot read the dataset: {e}") from None
-        if rounds.is_empty():
+        if empty:
             raise DatasetError(f"{root}: the dataset holds no rounds")
         return cls(root, rounds, games, violations, plays)
 
+    @cached_property
+    def rounds(self) -> pl.DataFrame:
+        """The rounds table, in memory."""
+        return collect(self.lrounds)
+
+    @cached_property
+    def games(self) -> pl.DataFrame:
+        """The games table, in memory."""
+        return collect(self.lgames)
+
     @property
+    def lscored(self) -> pl.LazyFrame:
+        """The rows of the rounds that could be scored, lazily."""
+        return self.lrounds.filter(pl.col("status") == "scored")
+
+    @cached_property
     def players(self) -> list[str]:
         """Every player name, sorted."""
-        return sorted(self.rounds.get_column("player").drop_nulls().unique().to_list())
+        names = collect(self.lrounds.select(pl.col("player").drop_nulls().unique()))
+        return sorted(names.get_column("player").to_list())
 
     def check_player(self, player: str | None) -> None:
         """:class:`DatasetError` naming the players there are when ``player`` is not one."""
@@ -162,18 +189,16 @@ class Dataset:
         more = f" and {len(names) - 30} more" if len(names) > 30 else ""
         raise DatasetError(f"no player {player!r} in {self.path}; the players are: {shown}{more}")
 
-    @property
+    @cached_property
     def scored(self) -> pl.DataFrame:
-        """The rows of the rounds that could be scored."""
-        return self.rounds.filter(pl.col("status") == "scored")
+        """The rows of the rounds that could be scored, in memory."""
+        return collect(self.lscored)
 
     def game_keys(self) -> list[tuple[str, str]]:
         """Every (file, game), in the order they start in their files."""
-        keys = self.rounds.select("file", "game").unique()
-        first_line = (
-            self.plays.group_by("file", "game").agg(pl.col("line").min().alias("first_line"))
-            .collect()
-        )
+        keys = collect(self.lrounds.select("file", "game").unique())
+        first_line = collect(self.lgames.group_by("file", "game").agg(
+            pl.col("line").min().alias("first_line")))
         keys = keys.join(first_line, on=["file", "game"], how="left")
         keys = keys.sort("file", "first_line", "game", nulls_last=True)
         return list(zip(keys.get_column("file").to_list(), keys.get_column("game").to_list(),
@@ -184,10 +209,9 @@ class Dataset:
         several files); the first game (of ``player``, when given) when ``game`` is None."""
         keys = self.game_keys()
         if player is not None:
-            of_player = set(
-                self.rounds.filter(pl.col("player") == player)
-                .select("file", "game").iter_rows()
-            )
+            of_player = set(collect(
+                self.lrounds.filter(pl.col("player") == player).select("file", "game")
+            ).iter_rows())
             keys = [k for k in keys if k in of_player]
         if not keys:
             raise DatasetError(f"{self.path}: no games" + (f" of player {player!r}"
@@ -219,17 +243,18 @@ def game_times(ds: Dataset) -> pl.DataFrame:
     """(file, game, start): when each game started, in seconds since the epoch: the
     earliest ``ts`` of its moves, else ``meta.date`` (an ISO date) of its ``game_start``;
     null when neither is known."""
-    first = (ds.plays.group_by("file", "game").agg(pl.col("ts").min().alias("ts")).collect())
+    first = collect(ds.plays.group_by("file", "game").agg(pl.col("ts").min().alias("ts")))
     dates: dict[tuple[str, str], float | None] = {}
-    metas = ds.games.filter(pl.col("meta").is_not_null()).unique(["file", "game"])
+    metas = collect(ds.lgames.filter(pl.col("meta").is_not_null()).unique(["file", "game"])
+                    .select("file", "game", "meta"))
     for f, g, meta in metas.select("file", "game", pl.col("meta").str.json_path_match(
             "$.date")).iter_rows():
         try:
             dates[(f, g)] = parse_when(meta).timestamp() if meta else None
         except ValueError:
             dates[(f, g)] = None
-    keys = ds.rounds.select("file", "game").unique().join(first, on=["file", "game"],
-                                                         how="left")
+    keys = collect(ds.lrounds.select("file", "game").unique()).join(
+        first, on=["file", "game"], how="left")
     meta_ts = pl.DataFrame(
         {"file": [k[0] for k in dates], "game": [k[1] for k in dates],
          "meta_ts": list(dates.values())},
@@ -283,14 +308,14 @@ def apply_filters(ds: Dataset, f: Filters) -> Dataset:
                            "opponent they name)")
     for who in (f.partner, f.opponent):
         ds.check_player(who)
-    keys = ds.rounds.select("file", "game", "round").unique()
-    mine = ds.rounds.filter(pl.col("player") == (f.player or ""))
+    keys = collect(ds.lrounds.select("file", "game", "round").unique())
+    mine = collect(ds.lrounds.filter(pl.col("player") == (f.player or "")))
     if f.partner is not None:
         keys = keys.join(mine.filter(pl.col("partner") == f.partner),
                          on=["file", "game", "round"], how="semi")
     if f.opponent is not None:
-        opp = ds.rounds.filter(pl.col("player") == f.opponent).select(
-            "file", "game", "round", pl.col("team").alias("opp_team"))
+        opp = collect(ds.lrounds.filter(pl.col("player") == f.opponent).select(
+            "file", "game", "round", pl.col("team").alias("opp_team")))
         against = mine.join(opp, on=["file", "game", "round"]).filter(
             pl.col("team") != pl.col("opp_team"))
         keys = keys.join(against, on=["file", "game", "round"], how="semi")
@@ -313,12 +338,12 @@ def apply_filters(ds: Dataset, f: Filters) -> Dataset:
                    v.filter(pl.col("round").is_not_null()).join(
                        keys.with_columns(pl.col("round").cast(v.schema["round"])), on=on,
                        how="semi")])
-    return replace(
-        ds,
-        rounds=ds.rounds.join(keys, on=on, how="semi"),
-        games=ds.games.join(games, on=["file", "game"], how="semi"),
-        violations=v,
-        plays=ds.plays.join(keys.lazy().with_columns(pl.col("round").cast(pl.Int32)),
+    return Dataset(
+        ds.path,
+        ds.lrounds.join(keys.lazy(), on=on, how="semi"),
+        ds.lgames.join(games.lazy(), on=["file", "game"], how="semi"),
+        v,
+        ds.plays.join(keys.lazy().with_columns(pl.col("round").cast(pl.Int32)),
                             on=on, how="semi"),
     )
 
@@ -479,35 +504,39 @@ PLAYER_STATS: tuple[StatDef, ...] = (
 )
 """The per-player statistics, over the player's rows of the rounds table."""
 
-_tr = pl.col
+# Over the rows of both partners of a team (two per round): per-round facts shared by the
+# two rows are halved, a partner's own facts (calls, first out, bombs) summed.
+_pair_rows = pl.len() // 2
 TEAM_STATS: tuple[StatDef, ...] = (
     StatDef("rounds", "Rounds", "rounds played", Kind.COUNT,
-            (_tr("status") == "scored").sum(), _rows,
+            (pl.col("status") == "scored").sum() // 2, _pair_rows,
             "scored rounds the partners played together, of all their rounds", "Rounds"),
     StatDef("first_out", "First out", "scored rounds", Kind.PERCENT,
-            _tr("first_out").sum(), _rows, "rounds one of the partners went out first",
-            "Rounds"),
+            pl.col("first_out").fill_null(False).sum(), _pair_rows,
+            "rounds one of the partners went out first", "Rounds"),
     StatDef("double_for", "Double victory won", "scored rounds", Kind.PERCENT,
-            _tr("double_victory_for").sum(), _rows, "rounds the partners went out 1st and 2nd",
-            "Rounds"),
+            pl.col("double_victory_for").fill_null(False).sum() // 2, _pair_rows,
+            "rounds the partners went out 1st and 2nd", "Rounds"),
     StatDef("double_against", "Double victory lost", "scored rounds", Kind.PERCENT,
-            _tr("double_victory_against").sum(), _rows,
+            pl.col("double_victory_against").fill_null(False).sum() // 2, _pair_rows,
             "rounds the opponents went out 1st and 2nd", "Rounds"),
     StatDef("tichu_success", "Tichu made", "Tichu calls", Kind.PERCENT,
-            _tr("tichu_made").sum(), _tr("tichu_calls").sum(),
+            (_is_tichu & _success).sum(), _is_tichu.sum(),
             "Tichu calls by either partner that succeeded", "Calls"),
     StatDef("grand_success", "Grand Tichu made", "Grand Tichu calls", Kind.PERCENT,
-            _tr("grand_made").sum(), _tr("grand_calls").sum(),
+            (_is_grand & _success).sum(), _is_grand.sum(),
             "Grand Tichu calls by either partner that succeeded", "Calls"),
     StatDef("points", "Points per round", "scored rounds", Kind.MEAN,
-            _tr("team_score").sum(), _rows, "the team's round score, averaged", "Points"),
+            pl.col("team_score").sum() / 2, _pair_rows, "the team's round score, averaged",
+            "Points"),
     StatDef("margin", "Point margin per round", "scored rounds", Kind.MEAN,
-            (_tr("team_score") - _tr("opponent_score")).sum(), _rows,
+            (pl.col("team_score") - pl.col("opponent_score")).sum() / 2, _pair_rows,
             "the team's round score minus the opponents', averaged", "Points"),
     StatDef("bombs_played", "Bombs played per round", "scored rounds", Kind.MEAN,
-            _tr("bombs_played").sum(), _rows, "bombs played by either partner", "Bombs"),
+            pl.col("bombs_played").sum(), _pair_rows, "bombs played by either partner",
+            "Bombs"),
 )
-"""The per-partnership statistics, over the partnership's rows of :func:`team_rounds`."""
+"""The per-partnership statistics, over the rows of both partners (:func:`team_rows`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,23 +549,30 @@ class StatTable:
     rows: dict[str, dict[str, Stat]]
 
 
-def _aggregate(frame: pl.DataFrame, by: str, defs: Sequence[StatDef]) -> dict[str, dict[str,
-                                                                                        Stat]]:
-    """``defs`` computed over ``frame`` grouped by column ``by``, in the order of most rows."""
-    scored = frame.filter(pl.col("status") == "scored")
+Frame = pl.DataFrame | pl.LazyFrame
+
+
+def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
+               pairs: bool = False) -> dict[str, dict[str, Stat]]:
+    """``defs`` computed over ``frame`` grouped by column ``by``, in the order of most rows
+    (a lazy frame is aggregated by the streaming engine); with ``pairs``, two rows make a
+    round (a partnership's two players)."""
+    lf = frame.lazy()
+    scored = lf.filter(pl.col("status") == "scored")
     rows: dict[str, dict[str, Stat]] = {}
-    if frame.is_empty():
-        return rows
     aggs = []
     for d in defs:
         if d.kind is Kind.COUNT:
             continue  # over all rounds, below
         aggs += [d.numerator.alias(f"{d.key}__n"), d.denominator.alias(f"{d.key}__d")]
-    counts = frame.group_by(by).agg(
-        pl.len().alias("__all"), (pl.col("status") == "scored").sum().alias("__scored")
+    per = 2 if pairs else 1
+    counts = lf.group_by(by).agg(
+        (pl.len() // per).alias("__all"),
+        ((pl.col("status") == "scored").sum() // per).alias("__scored"),
     )
-    table = counts.join(scored.group_by(by).agg(aggs), on=by, how="left")
-    table = table.sort(["__scored", "__all", by], descending=[True, True, False])
+    if aggs:
+        counts = counts.join(scored.group_by(by).agg(aggs), on=by, how="left")
+    table = collect(counts.sort(["__scored", "__all", by], descending=[True, True, False]))
     for rec in table.iter_rows(named=True):
         stats: dict[str, Stat] = {}
         for d in defs:
@@ -549,7 +585,10 @@ def _aggregate(frame: pl.DataFrame, by: str, defs: Sequence[StatDef]) -> dict[st
     return rows
 
 
-def focus(frame: pl.DataFrame, player: str | None, column: str = "player") -> pl.DataFrame:
+_F = TypeVar("_F", pl.DataFrame, pl.LazyFrame)
+
+
+def focus(frame: _F, player: str | None, column: str = "player") -> _F:
     """``frame`` with a ``group`` column: the player's name, or everyone else as FIELD."""
     if player is None:
         return frame.with_columns(pl.col(column).alias("group"))
@@ -562,7 +601,7 @@ def focus(frame: pl.DataFrame, player: str | None, column: str = "player") -> pl
 def player_table(ds: Dataset, player: str | None = None) -> StatTable:
     """:data:`PLAYER_STATS` per player; with ``player``, that player against the field."""
     ds.check_player(player)
-    rows = _aggregate(focus(ds.rounds, player), "group", PLAYER_STATS)
+    rows = _aggregate(focus(ds.lrounds, player), "group", PLAYER_STATS)
     if player is not None:  # the player first, then the field
         rows = {k: rows[k] for k in sorted(rows, key=lambda k: k != player)}
     title = "Players" if player is None else f"{player} against the rest of the field"
@@ -574,37 +613,22 @@ def team_label(a: str, b: str) -> str:
     return " & ".join(sorted((a, b)))
 
 
-def team_rounds(ds: Dataset) -> pl.DataFrame:
-    """One row per partnership per round: its label, calls, first out, score, bombs."""
-    r = ds.rounds.with_columns(
+def team_rows(ds: Dataset) -> pl.LazyFrame:
+    """The rounds table with each row's partnership (``team_label``)."""
+    return ds.lrounds.with_columns(
         pl.when(pl.col("player") <= pl.col("partner"))
         .then(pl.col("player") + " & " + pl.col("partner"))
         .otherwise(pl.col("partner") + " & " + pl.col("player")).alias("team_label")
-    )
-    return r.group_by("file", "game", "round", "team").agg(
-        pl.col("team_label").first(),
-        pl.col("player").unique().alias("players"),
-        pl.col("status").first(),
-        pl.col("first_out").fill_null(False).any(),
-        pl.col("double_victory_for").fill_null(False).any(),
-        pl.col("double_victory_against").fill_null(False).any(),
-        _is_tichu.sum().alias("tichu_calls"),
-        (_is_tichu & _success).sum().alias("tichu_made"),
-        _is_grand.sum().alias("grand_calls"),
-        (_is_grand & _success).sum().alias("grand_made"),
-        pl.col("team_score").first(),
-        pl.col("opponent_score").first(),
-        pl.col("bombs_played").sum(),
     )
 
 
 def team_table(ds: Dataset, player: str | None = None) -> StatTable:
     """:data:`TEAM_STATS` per partnership (with ``player``: only the player's partnerships)."""
     ds.check_player(player)
-    t = team_rounds(ds)
+    t = team_rows(ds)
     if player is not None:
-        t = t.filter(pl.col("players").list.contains(player))
-    rows = _aggregate(t, "team_label", TEAM_STATS)
+        t = t.filter((pl.col("player") == player) | (pl.col("partner") == player))
+    rows = _aggregate(t, "team_label", TEAM_STATS, pairs=True)
     title = "Partnerships" if player is None else f"Partnerships of {player}"
     return StatTable(title, "partnership", TEAM_STATS, rows)
 
@@ -624,7 +648,7 @@ class GameRecord:
 def games_won(ds: Dataset, by: str = "player", player: str | None = None) -> dict[str,
                                                                                    GameRecord]:
     """Games won per player (``by="player"``) or per partnership (``by="team"``)."""
-    g = ds.games
+    g = ds.lgames
     if by == "team":
         g = g.with_columns(
             pl.when(pl.col("player") <= pl.col("partner"))
@@ -641,7 +665,7 @@ def games_won(ds: Dataset, by: str = "player", player: str | None = None) -> dic
         pl.len().alias("played"),
     )
     return {str(r["group"]): GameRecord(r["won"], r["decided"], r["played"])
-            for r in agg.iter_rows(named=True)}
+            for r in collect(agg).iter_rows(named=True)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -666,7 +690,7 @@ def moves(ds: Dataset, player: str | None = None) -> dict[str, int]:
             pl.when(pl.col("player") == player).then(pl.lit(player)).otherwise(pl.lit(FIELD))
             .alias("player")
         )
-    counts = lf.group_by("player").agg(pl.len().alias("n")).collect()
+    counts = collect(lf.group_by("player").agg(pl.len().alias("n")))
     return {str(p): int(n) for p, n in counts.iter_rows()}
 
 
@@ -700,19 +724,22 @@ class Overview:
 def overview(ds: Dataset, player: str | None = None) -> Overview:
     """Counts of files, games, rounds (by status), players and violations
     (of ``player``'s games, rounds and violations when given)."""
-    r = ds.rounds if player is None else ds.rounds.filter(pl.col("player") == player)
-    g = ds.games if player is None else ds.games.filter(pl.col("player") == player)
+    r = ds.lrounds if player is None else ds.lrounds.filter(pl.col("player") == player)
+    g = ds.lgames if player is None else ds.lgames.filter(pl.col("player") == player)
     v = ds.violations if player is None else ds.violations.filter(pl.col("player") == player)
-    per_round = r.unique(["file", "game", "round"])
-    by_status = dict(per_round.group_by("status").agg(pl.len()).iter_rows())
-    games = g.unique(["file", "game"])
+    if player is None:  # one row per round and game: the first seat's
+        r, g = r.filter(pl.col("seat") == 0), g.filter(pl.col("seat") == 0)
+    by_status = dict(collect(r.group_by("status").agg(pl.len())).iter_rows())
+    games = collect(g.select(
+        pl.len().alias("n"), pl.col("ended").fill_null(False).sum().alias("ended")))
+    files = collect(r.select(pl.col("file").n_unique())).item()
     return Overview(
-        files=r.get_column("file").n_unique(),
-        games=games.height,
-        games_ended=int(games.get_column("ended").fill_null(False).sum()),
-        rounds=per_round.height,
+        files=int(files),
+        games=int(games.get_column("n")[0]),
+        games_ended=int(games.get_column("ended")[0]),
+        rounds=sum(int(n) for n in by_status.values()),
         rounds_by_status={str(k): int(n) for k, n in sorted(by_status.items())},
-        players=ds.rounds.get_column("player").n_unique(),
+        players=len(ds.players),
         violations=v.height,
     )
 
@@ -780,7 +807,7 @@ def call_value(ds: Dataset, call: str, player: str | None = None) -> Grid:
     grand = call == "grand_tichu"
     column, edges = ("h8_strength", GRAND_BINS) if grand else ("hx_strength", TICHU_BINS)
     name = "Grand Tichu" if grand else "Tichu"
-    frame = ds.scored if player is None else ds.scored.filter(pl.col("player") == player)
+    frame = ds.lscored if player is None else ds.lscored.filter(pl.col("player") == player)
     # Not calling: no call at all (for Tichu), no Grand Tichu (a Tichu may follow) for GT.
     other = pl.col("call").is_null() if not grand else (pl.col("call") != call).fill_null(True)
     frame = frame.filter(pl.col(column).is_not_null()).with_columns(
@@ -791,7 +818,7 @@ def call_value(ds: Dataset, call: str, player: str | None = None) -> Grid:
         other.sum().alias("n_none"),
         pl.col("margin").filter(other).sum().alias("m_none"),
     )
-    by = {str(r["band"]): r for r in agg.iter_rows(named=True)}
+    by = {str(r["band"]): r for r in collect(agg).iter_rows(named=True)}
     rows: list[tuple[str, list[Stat | str | None]]] = []
     for band in band_labels(edges):
         r = by.get(band)
@@ -820,7 +847,7 @@ def call_value(ds: Dataset, call: str, player: str | None = None) -> Grid:
 def calibration_table(ds: Dataset, player: str | None = None) -> Grid:
     """Per player: Tichu and Grand Tichu calls made, against the share an average hand of
     the same strength goes out first (the field's first-out rate in the call's band)."""
-    s = ds.scored.with_columns(_band("hx_strength", TICHU_BINS).alias("tband"),
+    s = ds.lscored.with_columns(_band("hx_strength", TICHU_BINS).alias("tband"),
                                _band("h8_strength", GRAND_BINS).alias("gband"))
     fo = pl.col("first_out").fill_null(False).cast(pl.Float64)
     base_t = s.group_by("tband").agg(fo.mean().alias("base_t"))
@@ -835,7 +862,7 @@ def calibration_table(ds: Dataset, player: str | None = None) -> Grid:
         pl.col("base_g").filter(_is_grand).sum().alias("ge"),
     ).sort(["rounds", "group"], descending=[True, False])
     rows: list[tuple[str, list[Stat | str | None]]] = []
-    for r in agg.iter_rows(named=True):
+    for r in collect(agg).iter_rows(named=True):
         t, g = int(r["t"]), int(r["g"])
         rows.append((str(r["group"]), [
             Stat(int(r["tm"]), t, "Tichu calls"),
@@ -883,21 +910,27 @@ EXCHANGE_WAYS = (("gave_to_left", "to the left opponent"),
 def exchange_table(ds: Dataset, player: str | None = None) -> Grid:
     """Per player, the cards given to each seat and received from the partner: their
     average rank and the share of Aces or better (Ace, Phoenix, Dragon)."""
-    frame = focus(ds.rounds, player)
-    aggs = [pl.len().alias("rounds")]
+    frame = focus(ds.lrounds, player)
+    order = collect(frame.group_by("group").agg(pl.len().alias("rounds")).sort(
+        ["rounds", "group"], descending=[True, False])).get_column("group").to_list()
+    # cards given per player, way and card: a small table, whatever the dataset's size
+    given: dict[tuple[str, str], list[tuple[str, int]]] = {}
     for col, _ in EXCHANGE_WAYS:
-        v = pl.col(col).replace_strict(_RANK_VALUE, default=None, return_dtype=pl.Int64)
-        aggs += [v.count().alias(f"{col}__n"), v.sum().alias(f"{col}__sum"),
-                 (v >= 14).sum().alias(f"{col}__high")]
-    agg = frame.group_by("group").agg(aggs).sort(["rounds", "group"], descending=[True, False])
+        counts = collect(frame.filter(pl.col(col).is_not_null()).group_by("group", col)
+                         .agg(pl.len().alias("n")))
+        for g, card, n in counts.iter_rows():
+            given.setdefault((str(g), col), []).append((str(card), int(n)))
     rows: list[tuple[str, list[Stat | str | None]]] = []
-    for r in agg.iter_rows(named=True):
+    for g in order:
         cells: list[Stat | str | None] = []
         for col, _ in EXCHANGE_WAYS:
-            n = int(r[f"{col}__n"])
-            cells.append(Stat(int(r[f"{col}__sum"] or 0), n, "cards", Kind.MEAN))
-            cells.append(Stat(int(r[f"{col}__high"] or 0), n, "cards"))
-        rows.append((str(r["group"]), cells))
+            cards = given.get((str(g), col), [])
+            n = sum(k for _, k in cards)
+            total = sum(_RANK_VALUE.get(c, 0) * k for c, k in cards)
+            high = sum(k for c, k in cards if _RANK_VALUE.get(c, 0) >= 14)
+            cells.append(Stat(total, n, "cards", Kind.MEAN))
+            cells.append(Stat(high, n, "cards"))
+        rows.append((str(g), cells))
     if player is not None:
         rows.sort(key=lambda row: row[0] != player)
     columns: list[Column] = []
@@ -914,7 +947,7 @@ def exchange_table(ds: Dataset, player: str | None = None) -> Grid:
         "player", tuple(columns), rows)
 
 
-def overplays(ds: Dataset) -> pl.DataFrame:
+def overplays(ds: Dataset) -> pl.LazyFrame:
     """(file, game, round, seat, overplayed): how many times, in each round, the partner
     of ``seat`` played over a combination of ``seat`` (an applied play on its top)."""
     return (ds.plays.filter((pl.col("action") == "play") & pl.col("applied").fill_null(False)
@@ -922,14 +955,13 @@ def overplays(ds: Dataset) -> pl.DataFrame:
                             & ((pl.col("seat").cast(pl.Int16) - pl.col("top_seat")) % 4 == 2))
             .group_by("file", "game", "round", pl.col("top_seat").alias("seat"))
             .agg(pl.len().alias("overplayed"))
-            .collect()
             .with_columns(pl.col("round").cast(pl.Int32), pl.col("seat").cast(pl.Int8)))
 
 
 def partner_support(ds: Dataset, player: str | None = None) -> Grid:
     """How a player's Tichu calls fare by partner (with ``player``; per player without):
     calls made, and how often the partner played over the caller's combination."""
-    s = ds.scored.filter(_is_tichu)
+    s = ds.lscored.filter(_is_tichu)
     if player is not None:
         s = s.filter(pl.col("player") == player).with_columns(pl.col("partner").alias("group"))
     else:
@@ -944,7 +976,7 @@ def partner_support(ds: Dataset, player: str | None = None) -> Grid:
         pl.col("overplayed").sum().alias("over"),
     ).sort(["calls", "group"], descending=[True, False])
     rows: list[tuple[str, list[Stat | str | None]]] = []
-    for r in agg.iter_rows(named=True):
+    for r in collect(agg).iter_rows(named=True):
         n = int(r["calls"])
         rows.append((str(r["group"]), [
             Stat(int(r["made"]), n, "Tichu calls"),
@@ -970,9 +1002,9 @@ _WITH_DEFS = tuple(d for d in PLAYER_STATS if d.key in ("rounds", "first_out", "
 def with_and_against(ds: Dataset, player: str) -> tuple[StatTable, StatTable]:
     """The player's rounds, first-out rate and point margin per partner and per opponent."""
     ds.check_player(player)
-    mine = ds.rounds.filter(pl.col("player") == player)
+    mine = ds.lrounds.filter(pl.col("player") == player)
     by_partner = mine.with_columns(pl.col("partner").alias("group"))
-    opp = ds.rounds.select("file", "game", "round", pl.col("team").alias("opp_team"),
+    opp = ds.lrounds.select("file", "game", "round", pl.col("team").alias("opp_team"),
                            pl.col("player").alias("group"))
     by_opp = mine.join(opp, on=["file", "game", "round"]).filter(
         pl.col("team") != pl.col("opp_team"))
