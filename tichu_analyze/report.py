@@ -561,6 +561,21 @@ def _rich_stat_table(table: StatTable, section: str, focus: str | None, width: i
     return _fit(f"{table.title}: {section}", table.row_header, names, columns, width)
 
 
+def _rich_grid(grid: Grid, focus: str | None, width: int) -> list[Table | Text]:
+    """A depth table, split to fit ``width``, after its note."""
+    if not grid.rows:
+        return []
+    names = [_rich_name(n, style="bold yellow" if n == focus else "") for n, _ in grid.rows]
+    columns: list[_TextColumn] = []
+    for i, c in enumerate(grid.columns):
+        cells = [row[i] for _, row in grid.rows]
+        columns.append((Text.assemble(c.label, "\n", (c.sub, "dim")),
+                        [_rich_stat(x) if isinstance(x, Stat) else Text("-" if x is None else x)
+                         for x in cells]))
+    return [Text(grid.note, style="dim"),
+            *_fit(grid.title, grid.row_header, names, columns, width)]
+
+
 def _rich_violations(vt: ViolationTable, focus: str | None, width: int) -> list[Table | Text]:
     if not vt.counts:
         return [Text("No violations: every move followed the rules.")]
@@ -601,5 +616,13 @@ def print_text(ds: Dataset, console: Console, player: str | None = None) -> None
     for section in SECTIONS:
         parts += _rich_stat_table(teams, section, None, width,
                                   team_won if section == "Rounds" else None)
+    if player is not None:
+        for table in with_and_against(ds, player):
+            parts += _rich_stat_table(table, "Rounds", None, width)
+            parts += _rich_stat_table(table, "Points", None, width)
+    for grid in (call_value(ds, "tichu", player), call_value(ds, "grand_tichu", player),
+                 calibration_table(ds, player), partner_support(ds, player),
+                 exchange_table(ds, player)):
+        parts += _rich_grid(grid, player, width)
     parts += _rich_violations(violation_table(ds, player), player, width)
     console.print(Group(*parts))
