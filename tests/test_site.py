@@ -295,6 +295,9 @@ def test_violations_link_to_their_event(site: Path) -> None:
     path, anchor = links[0].split("#")
     round_page = (games[0].parent / path).read_text("utf-8")
     assert f'id="{anchor}"' in round_page and "W001" in round_page
+    index = (site / "index.html").read_text("utf-8")
+    listed = re.search(r'id="all-violations">(.*?)</table>', index, flags=re.S)
+    assert listed and re.search(r'href="rounds/[^"#]+#line-\d+"', listed.group(1))
 
 
 def test_failed_calls_link_to_the_trick(site: Path) -> None:

@@ -46,6 +46,17 @@ MAX_GAMES = 300
 """Games that get a page (and their rounds a replay page), in dataset order."""
 MAX_PLAYERS = 300
 """Players that get a page, those with the most rounds first."""
+MAX_VIOLATIONS = 2000
+"""Violations listed one by one on the index (each game page lists all of its own)."""
+
+
+def _index_link(link: Callable[[dict[str, object]], str | None]
+                ) -> Callable[[dict[str, object]], str | None]:
+    """``link`` (made for pages one folder down) for the index page."""
+    def at_index(row: dict[str, object]) -> str | None:
+        href = link(row)
+        return None if href is None else href.removeprefix("../")
+    return at_index
 
 RoundKey = tuple[str, str, int]  # file, game, round
 
@@ -425,6 +436,12 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
     note = "" if len(keys) <= max_games else (
         f"<p>The first {max_games} of {len(keys)} games have a page.</p>")
     sections.insert(-2, ("games", "Games", note + _games_list(site, keys[:max_games * 4])))
+    every = ds.violations if player is None else ds.violations.filter(
+        pl.col("player") == player)
+    every = every.sort("file", "line", nulls_last=True)
+    sections.insert(-2, ("violation-list", "Violations, one by one", violation_list_html(
+        every.head(MAX_VIOLATIONS), every.height, "" if player is None else f" by {player}",
+        _index_link(site.violation_href), "all-violations")))
     body = [*header_html(ds, title, player, filters),
             toc_html([(a, t) for a, t, _ in sections])]
     if len(names) > max_players:
