@@ -411,3 +411,12 @@ def test_browser_violation_to_event(site: Path) -> None:
     event = re.search(rf'<tr class="event" id="{anchor}">.*?</tr>\s*<tr[^>]*>(.*?)</tr>', dom,
                       flags=re.S)
     assert event and "W001" in event.group(1), "the event does not show its violation"
+
+
+def test_site_replaces_an_earlier_one(hand: Dataset, tmp_path: Path) -> None:
+    write_site(hand, tmp_path / "site", max_games=2)
+    assert (tmp_path / "site" / "games" / "g0002.html").is_file()
+    write_site(hand, tmp_path / "site", max_games=1)
+    assert sorted(p.name for p in (tmp_path / "site" / "games").iterdir()) == ["g0001.html"]
+    game = (tmp_path / "site" / "games" / "g0001.html").read_text("utf-8")
+    assert "is not there any more" in game  # the hand-made logs do not exist

@@ -397,8 +397,8 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
     """Write the report site into the directory ``out`` and return its index page.
 
     ``out`` is created; an existing directory must be empty or hold an earlier report
-    (an ``index.html``). :class:`DatasetError` for an unknown player; OSError when the
-    files cannot be written.
+    (an ``index.html``), whose pages are replaced. :class:`DatasetError` for an unknown
+    player; OSError when the files cannot be written.
     """
     root = Path(out)
     ds.check_player(player)
@@ -408,6 +408,8 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
                            "report site (no index.html); choose a new directory")
     for sub in ("players", "games", "rounds"):
         (root / sub).mkdir(parents=True, exist_ok=True)
+        for old in (root / sub).glob("[pgr]*.html"):  # pages of an earlier report
+            old.unlink()
     site = Site(ds, root)
     keys = ds.game_keys()
     if player is not None:
