@@ -53,7 +53,8 @@ def grown(base: Path, out: Path, copies: int) -> Path:
         (out / table).mkdir(parents=True)
         for k in range(copies):
             copy = rows.with_columns((pl.col("game") + f"#{k}").alias("game"))
-            copy.write_parquet(out / table / f"part-{k:05d}.parquet", compression="zstd")
+            copy.write_parquet(out / table / f"part-{k:05d}.parquet", compression="zstd",
+                               row_group_size=50_000)  # as ingest writes them
     return out
 
 

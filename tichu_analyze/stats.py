@@ -570,9 +570,11 @@ def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
         (pl.len() // per).alias("__all"),
         ((pl.col("status") == "scored").sum() // per).alias("__scored"),
     )
+    # two small results joined in memory: one streaming query each keeps memory low
+    table = collect(counts)
     if aggs:
-        counts = counts.join(scored.group_by(by).agg(aggs), on=by, how="left")
-    table = collect(counts.sort(["__scored", "__all", by], descending=[True, True, False]))
+        table = table.join(collect(scored.group_by(by).agg(aggs)), on=by, how="left")
+    table = table.sort(["__scored", "__all", by], descending=[True, True, False])
     for rec in table.iter_rows(named=True):
         stats: dict[str, Stat] = {}
         for d in defs:
@@ -850,8 +852,8 @@ def calibration_table(ds: Dataset, player: str | None = None) -> Grid:
     s = ds.lscored.with_columns(_band("hx_strength", TICHU_BINS).alias("tband"),
                                _band("h8_strength", GRAND_BINS).alias("gband"))
     fo = pl.col("first_out").fill_null(False).cast(pl.Float64)
-    base_t = s.group_by("tband").agg(fo.mean().alias("base_t"))
-    base_g = s.group_by("gband").agg(fo.mean().alias("base_g"))
+    base_t = collect(s.group_by("tband").agg(fo.mean().alias("base_t"))).lazy()
+    base_g = collect(s.group_by("gband").agg(fo.mean().alias("base_g"))).lazy()
     s = s.join(base_t, on="tband", how="left").join(base_g, on="gband", how="left")
     s = focus(s, player)
     agg = s.group_by("group").agg(
@@ -966,10 +968,11 @@ def partner_support(ds: Dataset, player: str | None = None) -> Grid:
         s = s.filter(pl.col("player") == player).with_columns(pl.col("partner").alias("group"))
     else:
         s = s.with_columns(pl.col("player").alias("group"))
-    over = overplays(ds)
-    s = s.with_columns(pl.col("round").cast(pl.Int32), pl.col("seat").cast(pl.Int8)).join(
-        over, on=["file", "game", "round", "seat"], how="left").with_columns(
-        pl.col("overplayed").fill_null(0))
+    keys = ["file", "game", "round", "seat"]
+    calls = collect(s.with_columns(pl.col("round").cast(pl.Int32), pl.col("seat").cast(pl.Int8)))
+    over = collect(overplays(ds).join(calls.lazy().select(keys), on=keys, how="semi"))
+    s = calls.join(over, on=keys, how="left").with_columns(
+        pl.col("overplayed").fill_null(0)).lazy()
     agg = s.group_by("group").agg(
         pl.len().alias("calls"), _success.sum().alias("made"),
         (pl.col("overplayed") > 0).sum().alias("over_calls"),
