@@ -420,3 +420,13 @@ def test_site_replaces_an_earlier_one(hand: Dataset, tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "site" / "games").iterdir()) == ["g0001.html"]
     game = (tmp_path / "site" / "games" / "g0001.html").read_text("utf-8")
     assert "is not there any more" in game  # the hand-made logs do not exist
+
+
+def test_text_player_column_keeps_the_name(logs: Path, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    result = runner.invoke(app, ["report", str(logs), "-f", "text", "-p", HOSTILE],
+                           env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    assert HOSTILE in result.output  # on one line, not folded into pieces
+    assert "Expected value of Tichu calls" in result.output

@@ -400,8 +400,8 @@ UntilOption = Annotated[
 ]
 GameOption = Annotated[
     str | None, typer.Option("--game", "-g", help="Only this game (its id, or FILE:GAME when "
-                             "the id is in several files); for --kind score, the game drawn "
-                             "(default the first).", show_default=False),
+                             "the id is in several files); for 'plot --kind score', also the "
+                             "game drawn (default the first).", show_default=False),
 ]
 
 
