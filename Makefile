@@ -7,11 +7,19 @@ STAMP  := $(VENV)/.installed
 
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install install-dev demo test test-compiled compiled lint bench browser clean
+.PHONY: install install-dev demo test test-compiled compiled lint bench bench-report browser fonts clean
 
 ## install: the tool and what it needs to run (what `make demo` uses); a plain install,
 ## redone when the sources change (an editable install from `make install-dev` serves too)
-install: $(STAMP)
+install: $(STAMP) fonts
+
+## fonts: a font with Chinese, Japanese and Korean glyphs, so that player names in any
+## script render in plots (Debian package; skipped with a note where apt-get is not usable)
+fonts:
+	@dpkg -s fonts-noto-cjk >/dev/null 2>&1 || \
+	  { command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null) ; } || \
+	  echo "note: fonts-noto-cjk could not be installed; names in Chinese, Japanese or Korean script are drawn as boxes in plots"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +32,7 @@ $(STAMP): $(PY) pyproject.toml setup.py $(wildcard tichu_analyze/*.py tichu_anal
 
 ## install-dev: the tool as an editable install, with the development tools (pytest,
 ## hypothesis, ruff, mypy, ...) that `make test` needs
-install-dev: $(DEV_STAMP)
+install-dev: $(DEV_STAMP) fonts
 
 $(DEV_STAMP): $(PY) pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -37,7 +45,8 @@ demo: install
 	  echo "(exit status 1: the hand-made sample logs contain deliberate violations)"
 	$(BIN)/tichu-analyze ingest sample_logs/ --out demo-out/dataset
 	$(BIN)/tichu-analyze report demo-out/dataset -o demo-out/report.html
-	@echo "dataset in demo-out/dataset, report in demo-out/report.html"
+	$(BIN)/tichu-analyze report demo-out/dataset -o demo-out/site/
+	@echo "dataset in demo-out/dataset, report in demo-out/report.html and demo-out/site/index.html"
 
 ## test: install-dev (and Chromium for the browser tests), lint, type-check, run every test,
 ## then the engine's tests again against the mypyc-compiled build
@@ -76,6 +85,10 @@ test-compiled: compiled
 bench: install-dev compiled
 	$(PY) benchmarks/bench_check.py
 	$(FAST)/bin/python benchmarks/bench_check.py
+
+## bench-report: time and peak memory of 'report' at 10,000 and 100,000 simulated games
+bench-report: install
+	$(PY) benchmarks/bench_report.py
 
 clean:
 	rm -rf $(VENV) $(FAST) build demo-out .pytest_cache .mypy_cache .ruff_cache

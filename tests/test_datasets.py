@@ -625,6 +625,19 @@ def test_long_names_are_cut_with_a_hash() -> None:
     assert unescape_partition(va).startswith("é" * 50)
 
 
+def test_scan_gives_long_names_whole(tmp_path: Path) -> None:
+    """The one reader takes the name from the files, not from the shortened directory."""
+    out = tmp_path / "ds"
+    name = "é" * 300
+    with DatasetWriter(out) as writer:
+        row = {c.name: None for c in COLUMNS["violations"]}
+        row.update(player=name, line=1, code="L001", file="f")
+        writer.add("violations", [row])
+    assert scan(out, "violations").select("player").collect().item() == name
+    with pytest.raises(DatasetError, match="no plays table"):
+        scan(tmp_path / "nowhere", "plays")
+
+
 def test_readers_decode_awkward_names(tmp_path: Path) -> None:
     """Every awkward name as a partition of its own: polars, DuckDB and pyarrow give it back."""
     out = tmp_path / "ds"

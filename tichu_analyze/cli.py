@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import inspect
+import io
 import json
 import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TextIO
@@ -38,6 +40,7 @@ from .plots import PLOT_HELP, PlotKind
 
 if TYPE_CHECKING:
     from .config import Settings
+    from .stats import Dataset, Filters
 
 def _plain_help(text: str | None) -> str | None:
     """A docstring's paragraphs each on one line: the help is wrapped to the terminal's
@@ -253,7 +256,7 @@ def _quiet_stop() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
-def _cannot_write(path: Path | None, e: OSError) -> typer.Exit:
+def _cannot_write(path: object, e: OSError) -> typer.Exit:
     """``PATH: cannot write: REASON`` naming the path the user gave (not a temporary one)."""
     return fail(f"{path}: cannot write: {e.strerror or e}")
 
@@ -673,44 +676,105 @@ def ingest(
 _KIND_HELP = "What to draw. " + "; ".join(f"[bold]{k}[/]: {h}" for k, h in PLOT_HELP.items())
 
 
+InputsArgument = Annotated[
+    list[Path],
+    typer.Argument(help="A dataset directory written by 'tichu-analyze ingest', or log files "
+                   "and directories (ingested once into a cache, reused while they do not "
+                   "change).", show_default=False, metavar="PATH..."),
+]
+PlayerOption = Annotated[
+    str | None, typer.Option("--player", "-p", help="Focus on this player, against the rest "
+                             "of the field.", show_default=False, metavar="NAME"),
+]
+PartnerOption = Annotated[
+    str | None, typer.Option("--partner", help="Only the rounds --player played with this "
+                             "partner.", show_default=False, metavar="NAME"),
+]
+OpponentOption = Annotated[
+    str | None, typer.Option("--opponent", help="Only the rounds --player played against this "
+                             "opponent.", show_default=False, metavar="NAME"),
+]
+SinceOption = Annotated[
+    str | None, typer.Option("--since", help="Only games that started on or after this date "
+                             "(YYYY-MM-DD or an ISO date and time, UTC), from the moves' ts or "
+                             "the game's meta.date.", show_default=False, metavar="DATE"),
+]
+UntilOption = Annotated[
+    str | None, typer.Option("--until", help="Only games that started on or before this date.",
+                             show_default=False, metavar="DATE"),
+]
+GameOption = Annotated[
+    str | None, typer.Option("--game", "-g", help="Only this game (its id, or FILE:GAME when "
+                             "the id is in several files); for 'plot --kind score', also the "
+                             "game drawn (default the first).", show_default=False, metavar="GAME"),
+]
+
+
+def _filters(player: str | None, partner: str | None, opponent: str | None,
+             since: str | None, until: str | None, game: str | None) -> Filters:
+    from .stats import Filters, parse_when
+
+    def when(option: str, value: str | None, end: bool = False) -> datetime | None:
+        if value is None:
+            return None
+        try:
+            t = parse_when(value)
+        except ValueError:
+            raise fail(f"{option} {value!r}: not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)") \
+                from None
+        if end and len(value.strip()) == 10:  # a day: up to its end
+            t = t.replace(hour=23, minute=59, second=59)
+        return t
+
+    return Filters(player, partner, opponent, when("--since", since),
+                   when("--until", until, end=True), game)
+
+
+def _load(inputs: list[Path], filters: Filters, variants: frozenset[str] = frozenset(),
+          quiet: bool = False) -> Dataset:
+    """The dataset of ``inputs`` with the filters applied (DatasetError when unusable)."""
+    from .inputs import open_input
+    from .stats import apply_filters
+
+    def note(message: str) -> None:
+        if not quiet:
+            err.print(message, highlight=False, markup=False)
+
+    ds = open_input(inputs, variants, show_progress=not quiet and err.is_terminal, note=note)
+    return apply_filters(ds, filters)
+
+
 @app.command()
 def plot(
-    dataset: Annotated[
-        Path, typer.Argument(help="A dataset directory written by 'tichu-analyze ingest'.",
-                             show_default=False),
-    ],
+    inputs: InputsArgument,
     kind: Annotated[PlotKind, typer.Option("--kind", "-k", help=_KIND_HELP, show_default=False,
                                          metavar="KIND")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The image to write, .png or "
-                                         ".svg.", show_default=False, metavar="FILE")],
-    player: Annotated[
-        str | None, typer.Option("--player", "-p", help="Only this player (against the rest of "
-                                 "the field where players are compared).", show_default=False,
-                                 metavar="NAME"),
-    ] = None,
-    game: Annotated[
-        str | None, typer.Option("--game", "-g", help="For --kind score: the game id (FILE:GAME "
-                                 "when the id is in several files); default the first game.",
-                                 show_default=False, metavar="GAME"),
-    ] = None,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The image to write: .png, "
+                                         ".svg or .pdf.", show_default=False, metavar="FILE")],
+    player: PlayerOption = None,
+    partner: PartnerOption = None,
+    opponent: OpponentOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    game: GameOption = None,
+    variant: VariantOption = None,
 ) -> None:
-    """Draw one plot of a dataset, as PNG or SVG."""
+    """Draw one plot of a dataset (or of logs), as PNG, SVG or PDF."""
 
+    from .plots import FORMATS, save
     from .plots import plot as draw
-    from .plots import save
-    from .stats import Dataset
 
-    if output.suffix.lower() not in (".png", ".svg"):
-        raise fail(f"{output}: the plot file must end in .png or .svg")
-    if game is not None and kind is not PlotKind.SCORE:
-        raise fail("--game only applies to --kind score")
+    if output.suffix.lower().lstrip(".") not in FORMATS:
+        raise fail(f"{output}: the plot file must end in .png, .svg or .pdf")
+    filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
-        save(draw(Dataset.load(dataset), kind, player=player, game=game), output)
+        ds = _load(inputs, filters, _variants(variant))
+        save(draw(ds, kind, player=player, game=game), output)
     err.print(f"wrote {output}", highlight=False, markup=False)
 
 
 @contextmanager
-def _reading_dataset(output: Path | None) -> Iterator[None]:
+def _reading_dataset(output: object) -> Iterator[None]:
     """A bad dataset, or a file that cannot be written, as a one-line error (exit 2)."""
     from .stats import DatasetError
 
@@ -729,42 +793,66 @@ class ReportFormat(StrEnum):
     TEXT = "text"
 
 
+def _is_site(output: str) -> bool:
+    """``-o DIR/`` (or an existing directory, or a name without a suffix) is a site."""
+    return (output.endswith(("/", os.sep)) or Path(output).is_dir()
+            or not Path(output).suffix)
+
+
 @app.command()
 def report(
-    dataset: Annotated[
-        Path, typer.Argument(help="A dataset directory written by 'tichu-analyze ingest'.",
-                             show_default=False),
-    ],
-    output: PageOutputOption = None,
-    output_format: Annotated[
-        ReportFormat, typer.Option("--format", "-f", help="html: one self-contained page with "
-                                   "tables and plots; text: the tables, for a terminal."),
-    ] = ReportFormat.HTML,
-    player: Annotated[
-        str | None, typer.Option("--player", "-p", help="Focus on this player against the rest "
-                                 "of the field.", show_default=False, metavar="NAME"),
+    inputs: InputsArgument,
+    output: Annotated[
+        str | None,
+        typer.Option("--output", "-o", help="html: FILE.html for one page, or DIR/ for a "
+                     "site (an index, a page per player and per game, and the replay of every "
+                     "round linked to); text: the file to write (standard output without it).",
+                     show_default=False, metavar="FILE|DIR/"),
     ] = None,
+    output_format: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="html: a self-contained page or site "
+                                   "with tables and plots; text: the tables, for a terminal."),
+    ] = ReportFormat.HTML,
+    player: PlayerOption = None,
+    partner: PartnerOption = None,
+    opponent: OpponentOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    game: GameOption = None,
+    variant: VariantOption = None,
 ) -> None:
-    """Report per-player and per-partnership statistics, violations by code and the plots.
+    """Report statistics per player, partnership and game, as a page, a site or text.
 
-    Every statistic states its denominator.
+    Per-player and per-partnership statistics, calls, exchange, violations and the
+    plots, as one page, a site of linked pages, or text. Every statistic states its
+    denominator; rates carry a 95% interval.
     """
 
-    from .report import print_text, write_html
-    from .stats import Dataset
+    from .report import print_text, write_atomic, write_html
 
     if output_format is ReportFormat.HTML and output is None:
-        raise fail("the html report needs --output FILE.html (or use --format text)")
+        raise fail("the html report needs --output FILE.html or --output DIR/ "
+                   "(or use --format text)")
+    filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
-        ds = Dataset.load(dataset)
+        ds = _load(inputs, filters, _variants(variant))
         if output_format is ReportFormat.HTML:
             assert output is not None
-            write_html(ds, output, player)
+            if _is_site(output):
+                from .site import write_site
+
+                index = write_site(ds, output, player, filters,
+                                   progress=lambda m: err.print(m, highlight=False,
+                                                                markup=False))
+                err.print(f"wrote {index}", highlight=False, markup=False)
+                return
+            write_html(ds, output, player, filters)
         elif output is None:
             print_text(ds, Console(), player)
         else:
-            with open(output, "w", encoding="utf-8") as f:
-                print_text(ds, Console(file=f, width=160, no_color=True), player)
+            buf = io.StringIO()
+            print_text(ds, Console(file=buf, width=160, no_color=True), player)
+            write_atomic(Path(output), buf.getvalue())
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 

@@ -122,7 +122,8 @@ DEFAULT_BATCH_ROWS = 50_000
 
 
 class DatasetError(Exception):
-    """The dataset cannot be written where asked (not a dataset, unwritable, ...)."""
+    """A dataset cannot be written or read as asked: not a dataset, unwritable, missing, an
+    unknown player or game, nothing to report. The one error of datasets, reports and plots."""
 
 
 # --------------------------------------------------------------------------- schemas
@@ -296,13 +297,30 @@ def polars_schema(table: str) -> pl.Schema:
 
 
 def scan(dataset: str | os.PathLike[str], table: str) -> pl.LazyFrame:
-    """A polars scan of one table of a dataset written by :func:`ingest`."""
+    """A polars scan of one table of a dataset written by :func:`ingest` (the one reader
+    of datasets: reports and plots use it too); :class:`DatasetError` when the table has
+    no Parquet file.
+
+    The player is read from the files' own ``player`` column, not from the
+    ``player=<name>`` directories: a long name's directory is cut short (ingest ends it
+    with a hash), and a reader that parses directory names would get that stub. The
+    directories are only used when the files hold no player column.
+    """
     import polars as pl
 
-    return pl.scan_parquet(
-        Path(dataset) / table, hive_partitioning=True, hive_schema={"player": pl.String},
-        try_parse_hive_dates=False,
-    )
+    path = Path(dataset) / table
+    if not path.is_dir() or not any(path.rglob("*.parquet")):
+        raise DatasetError(f"{dataset}: no {table} table (no Parquet files under {path})")
+    files = str(path / "**" / "*.parquet")
+    lf = pl.scan_parquet(files, hive_partitioning=False)
+    try:
+        if "player" in lf.collect_schema().names():
+            return lf
+    except (pl.exceptions.PolarsError, OSError):
+        pass  # the caller reports the table as unreadable when it reads it
+    # Read the name from the directories, as a string even when it looks like a number.
+    return pl.scan_parquet(files, hive_partitioning=True, hive_schema={"player": pl.String},
+                           try_parse_hive_dates=False)
 
 
 # ------------------------------------------------------------------------ row values
