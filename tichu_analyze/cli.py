@@ -7,7 +7,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -18,10 +18,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
+from .atomicfile import OutputError, atomic_writer, write_atomic
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .logfile import LogError, find_logs
 from .output import Format, as_github, as_json, as_sarif, as_text
 from .plots import PLOT_HELP, PlotKind
+from .safetext import clean, json_text
 
 app = typer.Typer(
     name="tichu-analyze",
@@ -149,12 +151,11 @@ def check(
         raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
 
     # -o: written under a temporary name and renamed when complete (no half-written file)
-    partial = output.with_name(f".{output.name}.{os.getpid()}.tmp") if output else None
+    outputs = ExitStack()
     try:
-        out = open(partial, "w", encoding="utf-8") if partial else sys.stdout  # noqa: SIM115
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
-    complete = False
+        out = outputs.enter_context(atomic_writer(output)) if output else sys.stdout
+    except OutputError as e:
+        raise fail(str(e)) from None
     kept: list[Diagnostic] = []
     counts: Counter[str] = Counter()
     worst = 0
@@ -179,31 +180,26 @@ def check(
     from .progress import progress_over
 
     try:
-        workers = jobs or os.cpu_count() or 1
-        for _path, stats_or_error in progress_over(files, report, show=not quiet,
-                                                   jobs=workers, variants=variants):
-            if isinstance(stats_or_error, LogError):
-                unreadable += 1
-                err.print(f"[bold red]error:[/] {escape(str(stats_or_error))}", highlight=False)
-                continue
-            stats = stats_or_error
-            totals["files"] += 1
-            totals["games"] += stats.games
-            totals["rounds"] += stats.rounds
-            totals["events"] += stats.events
-        if output_format == Format.SARIF:
-            json.dump(as_sarif(kept), out, indent=2, ensure_ascii=False)
-            out.write("\n")
-        complete = True
-    finally:
-        if partial and output:
-            out.close()
-            if complete:
-                os.replace(partial, output)
-            else:
-                partial.unlink(missing_ok=True)
-        else:
+        with outputs:
+            workers = jobs or os.cpu_count() or 1
+            for _path, stats_or_error in progress_over(files, report, show=not quiet,
+                                                       jobs=workers, variants=variants):
+                if isinstance(stats_or_error, LogError):
+                    unreadable += 1
+                    err.print(f"[bold red]error:[/] {escape(clean(stats_or_error))}",
+                              highlight=False)
+                    continue
+                stats = stats_or_error
+                totals["files"] += 1
+                totals["games"] += stats.games
+                totals["rounds"] += stats.rounds
+                totals["events"] += stats.events
+            if output_format == Format.SARIF:
+                out.write(json_text(json.dumps(as_sarif(kept), indent=2, ensure_ascii=False)))
+                out.write("\n")
             out.flush()
+    except OutputError as e:
+        raise fail(str(e)) from None
     if not quiet:
         _summary(totals, counts)
     if unreadable:
@@ -287,8 +283,8 @@ def simulate(
 
     try:
         write_log(run(games, seed), output)
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+    except OutputError as e:
+        raise fail(str(e)) from None
     err.print(f"wrote {games} game{'s' * (games != 1)} to {output}", highlight=False)
 
 
@@ -407,7 +403,7 @@ def _reading_dataset(output: Path | None) -> Iterator[None]:
 
     try:
         yield
-    except DatasetError as e:
+    except (DatasetError, OutputError) as e:
         raise fail(str(e)) from None
     except OSError as e:
         raise fail(f"{output}: cannot write: {e}") from None
@@ -454,7 +450,7 @@ def report(
         elif output is None:
             print_text(ds, Console(), player)
         else:
-            with open(output, "w", encoding="utf-8") as f:
+            with atomic_writer(output) as f:
                 print_text(ds, Console(file=f, width=160, no_color=True), player)
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
@@ -519,16 +515,16 @@ def replay(
     try:
         if output_format is ReplayFormat.HTML:
             assert output is not None
-            output.write_text(render_html(view), encoding="utf-8")
+            write_atomic(output, render_html(view))
         elif output is not None:
-            output.write_text(plain(render_text(view, 100, hands)), encoding="utf-8")
+            write_atomic(output, plain(render_text(view, 100, hands)))
         else:
             console = Console(highlight=False)
             width = console.width if console.is_terminal else 100
             for line in rich_lines(render_text(view, width, hands)):
                 console.print(line, soft_wrap=True)
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+    except OutputError as e:
+        raise fail(str(e)) from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 
@@ -565,30 +561,37 @@ def convert(
     if not files:
         raise fail("no .tch files found")
     problems = 0
+    unreadable = 0
+    games = 0
 
     def events() -> Iterator[dict[str, object]]:
-        nonlocal problems
+        nonlocal problems, unreadable, games
         for path in files:
             try:
                 data = read_bytes(path)
             except LogError as e:
-                problems += 1
-                err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
+                unreadable += 1
+                err.print(f"[bold red]error:[/] {escape(clean(e))}", highlight=False)
                 continue
+            games += 1
             for line, item in read_tch(data, tch_game_id(path)):
                 if isinstance(item, Unreadable):
                     problems += 1
-                    err.print(f"{path}:{line}: not understood: {item.message}", highlight=False,
-                              markup=False)
+                    err.print(f"{clean(path)}:{line}: not understood: {clean(item.message)}",
+                              highlight=False, markup=False)
                 else:
                     yield item
 
     try:
         n = write_log(events(), output)
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
-    err.print(f"wrote {n} events of {len(files)} game{'s' * (len(files) != 1)} to {output}",
-              highlight=False)
+    except OutputError as e:
+        raise fail(str(e)) from None
+    found = len(files)
+    err.print(f"wrote {n} events of {games} game{'s' * (games != 1)} to {clean(output)}"
+              + (f" ({found} .tch files found, {unreadable} could not be read)"
+                 if unreadable else ""), highlight=False, markup=False)
+    if unreadable:
+        raise typer.Exit(2)
     if problems:
         raise typer.Exit(1)
 

@@ -23,12 +23,18 @@ from typing import IO
 import msgspec
 from zstandard import ZstdError as _ZstdError
 
+from .atomicfile import atomic_writer
 from .diagnostics import Diagnostic
-from .events import EVENT_TYPES, Event, Exchange
+from .events import EVENT_TYPES, Event, Exchange, GameEnd
 from .replay import GameRecord, Replay, RoundRecord
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
 """File names recognised when a directory is searched."""
+
+MAX_LINE_BYTES = 4 << 20
+"""A longer line (after decompression) is L001 and skipped without being held in memory."""
+
+_BOM = b"\xef\xbb\xbf"
 
 
 class LogError(Exception):
@@ -113,6 +119,8 @@ def explain(
             obj = _generic.decode(raw)
         except msgspec.DecodeError as e:
             return "L001", f"not valid JSON ({e})", None, None, None
+        except RecursionError:
+            return "L001", _TOO_DEEP, None, None, None
     if not isinstance(obj, dict):
         what = f"a JSON {type(obj).__name__} where an event object is expected"
         return "L001", what, None, None, None
@@ -132,7 +140,12 @@ def explain(
         msgspec.convert(obj, EVENT_TYPES[kind])
     except msgspec.ValidationError as e:
         return "L002", f"bad {kind} event: {_friendly(str(e))}", game_id, seat_no, kind
+    except RecursionError:
+        return "L002", f"bad {kind} event: {_TOO_DEEP}", game_id, seat_no, kind
     return "L002", f"bad {kind} event", game_id, seat_no, kind  # pragma: no cover - decoder agreed
+
+
+_TOO_DEEP = "JSON nested too deeply to be read"
 
 
 def _friendly(msg: str) -> str:
@@ -144,34 +157,85 @@ def replay_lines(lines: Iterable[bytes], replay: Replay,
     """Feed JSON lines to ``replay``; returns the number of lines read.
 
     ``tick`` is called every 65,536 lines (for a progress bar)."""
-    decode = _decoder.decode
-    feed = replay.feed
     n = 0
     blank = 0
     for n, raw in enumerate(lines, 1):  # noqa: B007 - n is the last line number
         if tick is not None and not n & 0xFFFF:
             tick()
-        try:
-            ev = decode(raw)
-        except msgspec.DecodeError:
-            if raw.isspace() or not raw:
-                blank += 1  # blank lines are ignored
-                continue
-            code, message, game, seat, kind = explain(raw)
-            if code:
-                replay.problem(n, code, message, game, seat, kind)
-            continue
-        if type(ev) is Exchange and (raw.count(b'"1"') > 1 or raw.count(b'"2"') > 1
-                                     or raw.count(b'"3"') > 1 or raw.count(b'"0"') > 1):
-            twice = _repeated_key(raw)
-            if twice is not None:
-                replay.problem(n, "X001", f"bad exchange: seat {twice} is named twice in "
-                               "\"give\"; the rest of the round is not checked", ev.game,
-                               ev.seat, "exchange")
-                continue
-        feed(n, ev)
+        if not _replay_line(n, raw, replay):
+            blank += 1
     replay.events += n - blank
     return n
+
+
+def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None = None,
+                  stop_after_game: str | None = None) -> int:
+    """Feed the JSON lines read from ``f`` to ``replay``; returns the number of lines read.
+
+    Memory stays bounded whatever the input: a line longer than
+    :data:`MAX_LINE_BYTES` is reported as L001 (with its length) and skipped, reading
+    on at the next newline; blank lines cost next to nothing. A UTF-8 byte order mark
+    at the start is ignored. ``stop_after_game``: stop reading once that game's
+    ``game_end`` has been replayed. ``tick`` is called every 65,536 lines.
+    """
+    readline = f.readline
+    cap = MAX_LINE_BYTES
+    n = 0
+    blank = 0
+    raw = readline(cap)
+    if raw.startswith(_BOM):
+        raw = raw[len(_BOM):]
+    while raw:
+        n += 1
+        if tick is not None and not n & 0xFFFF:
+            tick()
+        if raw == b"\n" or raw == b"\r\n":
+            blank += 1
+        elif len(raw) == cap and not raw.endswith(b"\n"):
+            size = len(raw)
+            while raw and not raw.endswith(b"\n"):
+                raw = readline(cap)
+                size += len(raw)
+            replay.problem(n, "L001", f"line of {size:,} bytes, longer than the "
+                           f"{cap:,} bytes a line may have; it is skipped")
+        elif not _replay_line(n, raw, replay):
+            blank += 1
+        elif stop_after_game is not None and _ends_game(raw, stop_after_game):
+            break
+        raw = readline(cap)
+    replay.events += n - blank
+    return n
+
+
+def _replay_line(n: int, raw: bytes, replay: Replay) -> bool:
+    """Feed line ``n`` to ``replay``; False for a blank line."""
+    try:
+        ev = _decoder.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        if raw.isspace() or not raw:
+            return False  # blank lines are ignored
+        code, message, game, seat, kind = explain(raw)
+        if code:
+            replay.problem(n, code, message, game, seat, kind)
+        return True
+    if type(ev) is Exchange and (raw.count(b'"1"') > 1 or raw.count(b'"2"') > 1
+                                 or raw.count(b'"3"') > 1 or raw.count(b'"0"') > 1):
+        twice = _repeated_key(raw)
+        if twice is not None:
+            replay.problem(n, "X001", f"bad exchange: seat {twice} is named twice in "
+                           "\"give\"; the rest of the round is not checked", ev.game,
+                           ev.seat, "exchange")
+            return True
+    replay.feed(n, ev)
+    return True
+
+
+def _ends_game(raw: bytes, game: str) -> bool:
+    """Whether the (replayed) line ``raw`` is the ``game_end`` of ``game``."""
+    if b"game_end" not in raw:
+        return False
+    ev = _decoder.decode(raw)
+    return type(ev) is GameEnd and ev.game == game
 
 
 def _repeated_key(raw: bytes) -> str | None:
@@ -188,7 +252,7 @@ def _repeated_key(raw: bytes) -> str | None:
 
     try:
         json.loads(raw, object_pairs_hook=pairs)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return repeated[0] if repeated else None
 
@@ -227,11 +291,13 @@ def replay_file(
     display: str | None = None,
     progress: Callable[[int], None] | None = None,
     variants: frozenset[str] = frozenset(),
+    stop_after_game: str | None = None,
 ) -> FileStats:
     """Replay every game of one log file, reporting diagnostics as they are found.
 
     ``progress``, if given, is called now and then with the number of bytes of
     the file (compressed bytes for a compressed file) read so far.
+    ``stop_after_game``: stop reading a JSON-lines log once that game has ended.
     Raises :class:`LogError` when the file cannot be read.
     """
     name = display or str(path)
@@ -247,7 +313,7 @@ def replay_file(
         with raw, _decompressed(path, raw) as f:
             tick = None if progress is None else (lambda: progress(raw.tell()))
             try:
-                last = replay_lines(f, replay, tick)
+                last = replay_stream(f, replay, tick, stop_after_game)
             except (OSError, EOFError, zlib.error, _ZstdError) as e:
                 # reading or decompressing failed (the replay's callbacks raise
                 # nothing of these: the dataset writer carries its own errors)
@@ -287,30 +353,25 @@ def write_log(events: Iterable[dict[str, object]], path: str | os.PathLike[str])
     ``\\n`` line ends, UTF-8. A path ending in ``.gz`` or ``.zst`` is
     compressed (with no timestamp in the gzip header), so the same events
     always give the same bytes. The file appears only when complete: it is
-    written to a temporary name beside it and renamed at the end.
+    written to a temporary name beside it and renamed at the end
+    (:func:`tichu_analyze.atomicfile.atomic_writer`; its errors are
+    :class:`~tichu_analyze.atomicfile.OutputError`).
     """
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     n = 0
-    try:
-        with open(tmp, "wb") as raw:
-            sink: IO[bytes]
-            if path.name.endswith(".gz"):
-                sink = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)  # type: ignore[assignment]
-            elif path.name.endswith(".zst"):
-                import zstandard
+    with atomic_writer(path, binary=True) as raw:
+        sink: IO[bytes]
+        if str(path).endswith(".gz"):
+            sink = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)  # type: ignore[assignment]
+        elif str(path).endswith(".zst"):
+            import zstandard
 
-                sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)  # type: ignore[assignment]
-            else:
-                sink = raw
-            for e in events:
-                sink.write(json.dumps(e, separators=(",", ":"), ensure_ascii=False).encode())
-                sink.write(b"\n")
-                n += 1
-            if sink is not raw:
-                sink.close()
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+            sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)  # type: ignore[assignment]
+        else:
+            sink = raw
+        for e in events:
+            sink.write(json.dumps(e, separators=(",", ":"), ensure_ascii=False).encode())
+            sink.write(b"\n")
+            n += 1
+        if sink is not raw:
+            sink.close()
     return n

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from .atomicfile import write_atomic
 from .stats import Dataset, DatasetError, focus
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
@@ -597,4 +598,4 @@ def save(fig: Figure, path: str | Path) -> None:
     fmt = p.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise DatasetError(f"{p}: the plot file must end in .png or .svg")
-    p.write_bytes(render(fig, fmt))
+    write_atomic(p, render(fig, fmt))

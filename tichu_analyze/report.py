@@ -13,7 +13,6 @@ forbids scripts and any network access even if something slipped through.
 from __future__ import annotations
 
 import base64
-import html
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,7 +22,9 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
+from .atomicfile import write_atomic
 from .plots import PLOT_HELP, PlotKind, plot, render
+from .safetext import clean, html_text
 from .stats import (
     FIELD,
     NO_PLAYER,
@@ -47,8 +48,9 @@ SECTIONS = ("Rounds", "Calls", "Points", "Bombs", "Dragon and wish")
 
 
 def esc(value: object) -> str:
-    """``value`` as HTML text: ``&``, ``<``, ``>`` and both quotes escaped."""
-    return html.escape(str(value), quote=True)
+    """``value`` as HTML text: control characters shown as escapes
+    (:func:`tichu_analyze.safetext.html_text`), ``&``, ``<``, ``>`` and both quotes escaped."""
+    return html_text(value, None)
 
 
 def denominator_phrase(d: StatDef) -> str:
@@ -281,15 +283,16 @@ def build_html(ds: Dataset, player: str | None = None, plots: bool = True) -> st
 
 def write_html(ds: Dataset, path: str | Path, player: str | None = None) -> None:
     """Write :func:`build_html` to ``path``."""
-    Path(path).write_text(build_html(ds, player), encoding="utf-8")
+    write_atomic(path, build_html(ds, player))
 
 
 # -- text -------------------------------------------------------------------------------
 
 
 def _rich_name(name: str, limit: int = 60, style: str = "") -> Text:
-    """A name as literal text (never markup), cut to ``limit`` characters."""
-    return Text(name if len(name) <= limit else name[: limit - 1] + "\u2026", style=style)
+    """A name as literal text (never markup), control characters escaped, cut to ``limit``
+    characters."""
+    return Text(clean(name, limit), style=style)
 
 
 def _rich_stat(stat: Stat) -> Text:
@@ -344,9 +347,9 @@ def print_text(ds: Dataset, console: Console, player: str | None = None) -> None
     """The report's tables (no plots) as rich tables on ``console``."""
     ds.check_player(player)
     o = overview(ds, player)
-    who = "" if player is None else f" ({player} against the rest of the field)"
+    who = "" if player is None else f" ({clean(player, 60)} against the rest of the field)"
     status = ", ".join(f"{n} {s}" for s, n in o.rounds_by_status.items())
-    console.print(Text.assemble(("Tichu report", "bold"), who, f": {ds.path}"))
+    console.print(Text.assemble(("Tichu report", "bold"), who, f": {clean(ds.path)}"))
     console.print(Text(f"{o.files} files, {o.games} games ({o.games_ended} played to the end), "
                        f"{o.rounds} rounds ({status}), {o.players} players, "
                        f"{o.violations} violations"))
