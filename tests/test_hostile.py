@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze import logfile
-from tichu_analyze.atomicfile import OutputError, atomic_writer, write_atomic
+from tichu_analyze.atomicfile import atomic_writer, write_atomic
 from tichu_analyze.cli import app
 from tichu_analyze.logfile import check_file, replay_file
 from tichu_analyze.safetext import clean, html_text, json_text

@@ -309,13 +309,19 @@ def ingest(
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
     variant: VariantOption = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Ingest logs even when --append finds their "
+                           "content already in the dataset, or their path given twice (by "
+                           "default they are skipped, with a note).")
+    ] = False,
 ) -> None:
     """Replay the logs and write Parquet datasets partitioned by player.
 
     Tables plays, rounds, games and violations, as DIR/<table>/player=<name>/*.parquet
     (docs/datasets.md describes every column). Diagnostics are data here: they go to the
     violations table and into the summary, and do not change the exit status. Writing is
-    atomic: after an error or an interruption DIR is left as it was.
+    atomic: after an error or an interruption DIR is left as it was. Two ingests into
+    one DIR at once run one after the other (the second waits), so both land.
 
     Exit status: 0 when the dataset was written, 2 when an argument, a log file or DIR
     could not be used (nothing is written then), 130 when interrupted.
@@ -340,20 +346,32 @@ def ingest(
     try:
         with sigterm_as_interrupt():
             result = write_datasets(files, out, append=append, report=report,
-                                    show_progress=not quiet, variants=variants)
+                                    show_progress=not quiet, variants=variants, force=force,
+                                    on_wait=lambda: err.print(
+                                        f"waiting: another ingest is writing {clean(out)}",
+                                        highlight=False, markup=False))
     except DatasetError as e:
         raise fail(str(e)) from None
     except KeyboardInterrupt:
         err.print(f"interrupted: {out} is left as it was", highlight=False, markup=False)
         raise typer.Exit(130) from None
     for problem in result.errors:
-        err.print(f"[bold red]error:[/] {escape(str(problem))}", highlight=False)
+        err.print(f"[bold red]error:[/] {escape(clean(problem))}", highlight=False)
+    if result.skipped:
+        n = len(result.skipped)
+        err.print(f"note: skipped {n} log{'s' * (n != 1)} whose content {clean(out)} already "
+                  f"holds (or given twice): {', '.join(clean(p) for p in result.skipped[:5])}"
+                  f"{', ...' if n > 5 else ''}; --force ingests them again",
+                  highlight=False, markup=False)
     if not quiet:
         _summary(result.totals, counts)
     if result.errors:
         raise fail(f"{len(result.errors)} file{'s' * (len(result.errors) != 1)} could "
                           f"not be read: nothing was written, {out} is left as it was")
-    if not quiet:
+    if not result.written:
+        err.print(f"nothing new to ingest: {clean(out)} is left as it was", highlight=False,
+                  markup=False)
+    elif not quiet:
         rows = ", ".join(f"{result.rows[t]} {t}" for t in ("plays", "rounds", "games",
                                                            "violations"))
         err.print(f"wrote {rows} rows to {out}", highlight=False, markup=False)
