@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -280,3 +281,77 @@ def test_convert_exits_2_and_counts_when_an_input_is_unreadable(
     assert code == 2
     assert "b.tch: cannot read" in err
     assert "of 1 game to" in err and "2 .tch files found, 1 could not be read" in err
+
+
+# ------------------------------------------------------------------ a full disk
+
+
+@pytest.fixture
+def full_disk(tmp_path: Path) -> Iterator[Path]:
+    """A folder on a small tmpfs with about 16 KB left (needs root to mount)."""
+    if os.geteuid() != 0:
+        pytest.skip("the full-disk tests mount a small tmpfs, which needs root; run them as "
+                    "root (in a container, say) to include them")
+    mount = tmp_path / "small"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()}); the full-disk tests "
+                    "need a system that allows it")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def fill(folder: Path, leave: int = 16 << 10) -> None:
+    st = os.statvfs(folder)
+    (folder / "filler").write_bytes(b"\0" * max(st.f_bavail * st.f_frsize - leave, 0))
+
+
+@pytest.fixture(scope="module")
+def noisy_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A log with 5,000 diagnostics (some 1 MB of output in any format)."""
+    log = tmp_path_factory.mktemp("noisy") / "noisy.jsonl"
+    log.write_text("not json\n" * 5000, encoding="utf-8")
+    return log
+
+
+@pytest.mark.parametrize("args,name", [
+    (["check", "-f", "text", "NOISY"], "out.txt"),
+    (["check", "-f", "json", "NOISY"], "out.json"),
+    (["check", "-f", "sarif", "NOISY"], "out.sarif"),
+    (["check", "-f", "github", "NOISY"], "out.txt"),
+    (["report", "DATASET"], "out.html"),
+    (["report", "-f", "text", "DATASET"], "out.txt"),
+    (["replay", str(SIMULATED), "--game", "sim-2026-1"], "out.txt"),
+    (["replay", str(SIMULATED), "--game", "sim-2026-1", "-f", "html"], "out.html"),
+    (["plot", "DATASET", "--kind", "calls"], "out.svg"),
+    (["convert", str(TCH)], "out.jsonl"),
+    (["simulate", "-n", "20"], "out.jsonl"),
+])
+def test_a_full_disk_is_the_outputs_error_and_the_old_file_stays(
+        full_disk: Path, args: list[str], name: str, dataset: Path, noisy_log: Path) -> None:
+    args = [str(dataset) if a == "DATASET" else str(noisy_log) if a == "NOISY" else a
+            for a in args]
+    out = full_disk / name
+    out.write_text("the old output\n", encoding="utf-8")
+    fill(full_disk)
+    code, _, err = run(*args, "-o", str(out))
+    assert code == 2, err
+    assert f"{out}: cannot write: No space left on device" in err
+    assert "cannot read" not in err
+    assert out.read_text(encoding="utf-8") == "the old output\n"
+    assert sorted(p.name for p in full_disk.iterdir()) == sorted(["filler", name])
+
+
+def test_a_full_disk_leaves_the_old_dataset(full_disk: Path, dataset: Path) -> None:
+    ds = full_disk / "ds"
+    assert run("ingest", str(TCH), "-o", str(ds), "-q")[0] == 0
+    before = sorted(str(p.relative_to(ds)) for p in ds.rglob("*"))
+    fill(full_disk, 4 << 10)
+    code, _, err = run("ingest", str(SIMULATED), "-o", str(ds), "--append", "-q")
+    assert code == 2 and f"{ds}: cannot write the dataset" in err and "No space" in err
+    assert sorted(str(p.relative_to(ds)) for p in ds.rglob("*")) == before
+    assert sorted(p.name for p in full_disk.iterdir()) == ["ds", "filler"]
