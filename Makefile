@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-compiled compiled lint bench browser clean
+.PHONY: install demo test test-compiled compiled lint bench browser clean fuzz
 
 install: $(STAMP)
 
@@ -64,3 +64,9 @@ bench: install compiled
 
 clean:
 	rm -rf $(VENV) $(FAST) build demo-out .pytest_cache .mypy_cache .ruff_cache
+
+## fuzz: a long mutation-fuzzing campaign over every reader and output (new seed each run;
+## FUZZ_ITERATIONS inputs); crashes are saved in tests/fuzz/crashes/ as regression tests
+FUZZ_ITERATIONS ?= 20000
+fuzz: install
+	$(PY) tests/fuzzer.py --iterations $(FUZZ_ITERATIONS)

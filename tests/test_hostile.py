@@ -143,7 +143,7 @@ def test_replay_of_one_game_stops_reading_at_its_end(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ no spoofed output
 
-HOSTILE = "Eve\x1b]0;pwned\x07\rforged.jsonl:9: W001 wish-ignored: fake\n\u2028\x9b31m"
+HOSTILE = "Eve\x1b]0;pwned\x07\rforged.jsonl:9: W001 wish-ignored: fake\n\u2028\x9b31m\u202e"
 
 
 def test_clean_makes_one_printable_line() -> None:
@@ -167,7 +167,7 @@ def hostile_log(tmp_path: Path, name: str = HOSTILE) -> Path:
     plays = [i for i, ev in enumerate(game) if ev["type"] == "play"]
     game.insert(plays[0] + 1, dict(game[plays[0]]))  # the same cards again: not held
     log = tmp_path / "hostile.jsonl"
-    log.write_text("".join(json.dumps(ev, ensure_ascii=False) + "\n" for ev in game),
+    log.write_text("".join(json.dumps(ev) + "\n" for ev in game),
                    encoding="utf-8")
     return log
 

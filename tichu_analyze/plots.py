@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from .atomicfile import write_atomic
+from .safetext import clean
 from .stats import Dataset, DatasetError, focus
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
@@ -57,12 +58,10 @@ PLOT_HELP: dict[PlotKind, str] = {
 
 
 def text(s: object, limit: int = 32) -> str:
-    """``s`` as literal matplotlib text: ``$`` escaped (no math mode), no leading ``_``
-    (matplotlib hides legend labels that start with one), cut to ``limit`` characters."""
-    t = str(s)
-    if len(t) > limit:
-        t = t[: limit - 1] + "\u2026"
-    t = t.replace("$", r"\$")
+    """``s`` as literal matplotlib text: control characters shown as escapes and cut to
+    ``limit`` characters (:func:`tichu_analyze.safetext.clean`), ``$`` escaped (no math
+    mode), no leading ``_`` (matplotlib hides legend labels that start with one)."""
+    t = clean(s, limit).replace("$", r"\$")
     return " " + t if t.startswith("_") else t
 
 

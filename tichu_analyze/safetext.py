@@ -11,8 +11,8 @@ megabytes. Every output passes such text through one of these functions:
   cut to ``limit`` characters with an ellipsis;
 * :func:`html_text` for HTML: :func:`clean`, then ``&<>"'`` escaped;
 * :func:`json_text` for JSON written by ``json.dumps(..., ensure_ascii=False)``: the
-  characters JSON leaves raw but a terminal obeys (DEL, C1 controls such as CSI,
-  line and paragraph separators) escaped as ``\\uNNNN``; nothing is cut.
+  characters JSON leaves raw but a terminal obeys (DEL, C1 controls such as CSI, bidi
+  overrides, line and paragraph separators) escaped as ``\\uNNNN``; nothing is cut.
 
 Datasets keep names whole: they are data, not output.
 """
@@ -70,14 +70,21 @@ def html_text(text: object, limit: int | None = TEXT_LIMIT) -> str:
     return html.escape(clean(text, limit), quote=True)
 
 
-_JSON_RAW = {c: f"\\u{c:04x}" for c in (*range(0x7F, 0xA0), 0x2028, 0x2029)}
+def _json_escape(ch: str) -> str:
+    n = ord(ch)
+    if n < 0x10000:
+        return f"\\u{n:04x}"
+    n -= 0x10000  # a UTF-16 surrogate pair, as JSON spells characters beyond the BMP
+    return f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}"
 
 
 def json_text(encoded: str) -> str:
-    """JSON text (from ``json.dumps(..., ensure_ascii=False)``) with DEL, the C1
-    controls and the line/paragraph separators escaped: still the same JSON value,
-    but nothing in it a terminal acts on. (``json.dumps`` escapes C0 controls
-    itself.)"""
+    """JSON text (from ``json.dumps(..., ensure_ascii=False)``) with every character that
+    is not printable (DEL, C1 controls, bidi and other format characters, line and
+    paragraph separators, lone surrogates) escaped as ``\\uNNNN``: the same JSON value,
+    with nothing in it a terminal acts on. (``json.dumps`` escapes C0 controls itself;
+    newlines and spaces outside strings, from ``indent``, are kept.)"""
     if encoded.isascii() and "\x7f" not in encoded:
         return encoded
-    return encoded.translate(_JSON_RAW)
+    return "".join(ch if ch.isprintable() or ch in "\n " else _json_escape(ch)
+                   for ch in encoded)
