@@ -355,3 +355,26 @@ def test_a_full_disk_leaves_the_old_dataset(full_disk: Path, dataset: Path) -> N
     assert code == 2 and f"{ds}: cannot write the dataset" in err and "No space" in err
     assert sorted(str(p.relative_to(ds)) for p in ds.rglob("*")) == before
     assert sorted(p.name for p in full_disk.iterdir()) == ["ds", "filler"]
+
+
+def test_standard_output_errors_are_the_outputs_own(noisy_log: Path) -> None:
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full (Linux) to make standard output fail")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "tichu_analyze", "check", "-q",
+                               str(noisy_log)], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 2
+    assert "standard output: cannot write: No space left on device" in done.stderr
+    assert "cannot read" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_closed_pipe_is_a_quiet_stop(noisy_log: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "tichu_analyze", "check", "-q",
+                             str(noisy_log), str(noisy_log)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(str(noisy_log).encode())
+    proc.stdout.close()  # as `| head -1` does
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 1
+    assert err == ""

@@ -78,8 +78,19 @@ def temp_pattern(path: Path) -> str:
     return re.escape(f".{path.name}.") + r"(?P<pid>\d+)(\.[0-9a-f]{8})?\.tmp"
 
 
-class _Guarded:
-    """A file whose write errors are :class:`OutputError` naming the output."""
+class OutputClosed(OutputError):
+    """The reader of the output went away (a closed pipe, as in ``... | head``)."""
+
+
+def _failed(e: OSError, shown: str) -> OutputError:
+    if isinstance(e, BrokenPipeError):
+        return OutputClosed(f"{shown}: closed by its reader")
+    return OutputError(f"{shown}: cannot write: {_reason(e)}")
+
+
+class Guarded:
+    """A file whose write errors are :class:`OutputError` naming the output (so that
+    they are never taken for the error of an input being read at the same time)."""
 
     def __init__(self, f: IO[Any], shown: str) -> None:
         self._f = f
@@ -89,13 +100,13 @@ class _Guarded:
         try:
             return self._f.write(data)
         except OSError as e:
-            raise OutputError(f"{self._shown}: cannot write: {_reason(e)}") from None
+            raise _failed(e, self._shown) from None
 
     def flush(self) -> None:
         try:
             self._f.flush()
         except OSError as e:
-            raise OutputError(f"{self._shown}: cannot write: {_reason(e)}") from None
+            raise _failed(e, self._shown) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._f, name)
@@ -120,7 +131,7 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
         raise OutputError(f"{shown}: cannot write: {_reason(e)}") from None
     try:
         try:
-            yield _Guarded(f, shown)
+            yield Guarded(f, shown)
         except BaseException:
             with contextlib.suppress(OSError):
                 f.close()

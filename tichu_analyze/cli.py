@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .atomicfile import OutputError, atomic_writer, write_atomic
+from .atomicfile import Guarded, OutputClosed, OutputError, atomic_writer, write_atomic
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .logfile import LogError, find_logs
 from .output import Format, as_github, as_json, as_sarif, as_text
@@ -153,7 +153,8 @@ def check(
     # -o: written under a temporary name and renamed when complete (no half-written file)
     outputs = ExitStack()
     try:
-        out = outputs.enter_context(atomic_writer(output)) if output else sys.stdout
+        out = (outputs.enter_context(atomic_writer(output)) if output
+               else Guarded(sys.stdout, "standard output"))
     except OutputError as e:
         raise fail(str(e)) from None
     kept: list[Diagnostic] = []
@@ -198,6 +199,10 @@ def check(
                 out.write(json_text(json.dumps(as_sarif(kept), indent=2, ensure_ascii=False)))
                 out.write("\n")
             out.flush()
+    except OutputClosed:
+        # the reader has all it wanted (... | head): stop quietly, like other Unix tools
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(worst) from None
     except OutputError as e:
         raise fail(str(e)) from None
     if not quiet:
