@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tichu_analyze import logfile
@@ -100,7 +102,7 @@ def test_an_overlong_line_is_l001_with_its_length_and_reading_resumes(
     log.write_text("\n".join([game[0], "x" * 5000, *game[1:]]) + "\n", encoding="utf-8")
     found = check_file(log)
     assert [(d.line, d.code) for d in found] == [(2, "L001")]
-    assert "5,001 bytes" in found[0].message  # the newline included
+    assert "line of 5,000 bytes" in found[0].message
 
 
 def test_a_compression_bomb_keeps_memory_bounded(tmp_path: Path) -> None:
@@ -378,3 +380,43 @@ def test_a_closed_pipe_is_a_quiet_stop(noisy_log: Path) -> None:
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 1
     assert err == ""
+
+
+SEED_LINES = (SAMPLES / "wish-ignored.jsonl").read_bytes().splitlines()
+LONGEST = max(map(len, SEED_LINES))
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picks=st.lists(st.one_of(st.sampled_from(SEED_LINES), st.sampled_from([
+    b"", b"\r", b"  ", b"not json", b"[" * 50, b"x" * (LONGEST + 150), b"w" * (LONGEST + 100),
+    b"v" * (LONGEST + 101),
+    b'{"type":"' + b"y" * (LONGEST + 300) + b'"}', b"z" * (LONGEST + 3000)]),
+), max_size=40), final_newline=st.booleans(), extra=st.sampled_from([1, 100, 257]))
+def test_block_reading_agrees_with_line_by_line_reading(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, picks: list[bytes],
+        final_newline: bool, extra: int) -> None:
+    """The bounded block reader sees the same lines as reading line by line, with a line
+    longer than the cap (newline included) as L001 with its length."""
+    from tichu_analyze.replay import Replay
+
+    cap = LONGEST + extra  # the events themselves fit
+    monkeypatch.setattr(logfile, "MAX_LINE_BYTES", cap)
+    data = b"\n".join(picks) + (b"\n" if final_newline and picks else b"")
+    log = tmp_path / "x.jsonl"
+    log.write_bytes(data)
+    got: list = []
+    stats = replay_file(log, got.append)
+    want: list = []
+    expected = Replay(str(log), want.append)
+    lines = data.split(b"\n")
+    if data.endswith(b"\n") or not data:
+        lines.pop()
+    shortened = [b"not json" if len(x) > cap else x for x in lines]
+    last = logfile.replay_lines(shortened, expected)
+    expected.finish(last)
+    assert stats.lines == last
+    assert [(d.line, d.code) for d in got] == [(d.line, d.code) for d in want]
+    for d in got:
+        if "longer than" in d.message:
+            assert f"line of {len(lines[d.line - 1]):,} bytes" in d.message

@@ -172,39 +172,85 @@ def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None 
                   stop_after_game: str | None = None) -> int:
     """Feed the JSON lines read from ``f`` to ``replay``; returns the number of lines read.
 
-    Memory stays bounded whatever the input: a line longer than
-    :data:`MAX_LINE_BYTES` is reported as L001 (with its length) and skipped, reading
-    on at the next newline; blank lines cost next to nothing. A UTF-8 byte order mark
-    at the start is ignored. ``stop_after_game``: stop reading once that game's
-    ``game_end`` has been replayed. ``tick`` is called every 65,536 lines.
+    Memory stays bounded whatever the input: the stream is read in blocks, and a line
+    longer than :data:`MAX_LINE_BYTES` (its newline not counted) is reported as L001
+    (with its length) and skipped without being held, reading on at the next newline;
+    blank lines cost next to nothing. A UTF-8 byte order mark at the start is ignored.
+    ``stop_after_game``: stop reading once that game's ``game_end`` has been
+    replayed. ``tick`` is called every 65,536 lines.
     """
-    readline = f.readline
+    read = f.read
+    decode = _decoder.decode
+    feed = replay.feed
     cap = MAX_LINE_BYTES
+    size = min(_BLOCK, cap)  # so only a line begun in an earlier block can be too long
     n = 0
     blank = 0
-    raw = readline(cap)
-    if raw.startswith(_BOM):
-        raw = raw[len(_BOM):]
-    while raw:
-        n += 1
-        if tick is not None and not n & 0xFFFF:
-            tick()
-        if raw == b"\n" or raw == b"\r\n":
-            blank += 1
-        elif len(raw) == cap and not raw.endswith(b"\n"):
-            size = len(raw)
-            while raw and not raw.endswith(b"\n"):
-                raw = readline(cap)
-                size += len(raw)
-            replay.problem(n, "L001", f"line of {size:,} bytes, longer than the "
-                           f"{cap:,} bytes a line may have; it is skipped")
-        elif not _replay_line(n, raw, replay):
-            blank += 1
-        elif stop_after_game is not None and _ends_game(raw, stop_after_game):
+    carry = b""  # the start of a line whose end is in the next block
+    skipped = 0  # bytes of an overlong line read so far (0: none)
+    block = read(size)
+    if block.startswith(_BOM):
+        block = block[len(_BOM):]
+    while block:
+        if skipped:
+            end = block.find(b"\n")
+            if end < 0:
+                skipped += len(block)
+                block = read(size)
+                continue
+            n += 1
+            _too_long(n, skipped + end, replay)
+            skipped = 0
+            block = block[end + 1:]
+        lines = (carry + block if carry else block).split(b"\n")
+        carry = lines.pop()
+        if lines and len(lines[0]) > cap:
+            n += 1
+            _too_long(n, len(lines[0]), replay)
+            del lines[0]
+        stop = False
+        for raw in lines:
+            n += 1
+            if tick is not None and not n & 0xFFFF:
+                tick()
+            if not raw:
+                blank += 1
+                continue
+            try:
+                ev = decode(raw)
+            except (msgspec.DecodeError, RecursionError):
+                if not _problem(n, raw, replay):
+                    blank += 1
+                continue
+            if type(ev) is not Exchange or not _exchange_twice(n, raw, ev, replay):
+                feed(n, ev)
+            if stop_after_game is not None and type(ev) is GameEnd \
+                    and ev.game == stop_after_game:
+                stop = True
+                break
+        if stop:
             break
-        raw = readline(cap)
+        if len(carry) > cap:
+            skipped, carry = len(carry), b""
+        block = read(size)
+    else:  # the last line, without a newline
+        if skipped:
+            n += 1
+            _too_long(n, skipped, replay)
+        elif carry:
+            n += 1
+            if not _replay_line(n, carry, replay):
+                blank += 1
     replay.events += n - blank
     return n
+
+
+_BLOCK = 1 << 20
+
+
+def _too_long(n: int, size: int, replay: Replay) -> None:
+    replay.problem(n, "L001", f"line of {size:,} bytes, longer than the "
+                   f"{MAX_LINE_BYTES:,} bytes a line may have; it is skipped")
 
 
 def _replay_line(n: int, raw: bytes, replay: Replay) -> bool:
@@ -212,30 +258,33 @@ def _replay_line(n: int, raw: bytes, replay: Replay) -> bool:
     try:
         ev = _decoder.decode(raw)
     except (msgspec.DecodeError, RecursionError):
-        if raw.isspace() or not raw:
-            return False  # blank lines are ignored
-        code, message, game, seat, kind = explain(raw)
-        if code:
-            replay.problem(n, code, message, game, seat, kind)
-        return True
-    if type(ev) is Exchange and (raw.count(b'"1"') > 1 or raw.count(b'"2"') > 1
-                                 or raw.count(b'"3"') > 1 or raw.count(b'"0"') > 1):
+        return _problem(n, raw, replay)
+    if type(ev) is not Exchange or not _exchange_twice(n, raw, ev, replay):
+        replay.feed(n, ev)
+    return True
+
+
+def _problem(n: int, raw: bytes, replay: Replay) -> bool:
+    """Report why line ``n`` failed the typed decoder; False for a blank line."""
+    if raw.isspace() or not raw:
+        return False  # blank lines are ignored
+    code, message, game, seat, kind = explain(raw)
+    if code:
+        replay.problem(n, code, message, game, seat, kind)
+    return True
+
+
+def _exchange_twice(n: int, raw: bytes, ev: Exchange, replay: Replay) -> bool:
+    """X001 when the exchange ``raw`` names a seat twice in ``give`` (True then)."""
+    if (raw.count(b'"1"') > 1 or raw.count(b'"2"') > 1
+            or raw.count(b'"3"') > 1 or raw.count(b'"0"') > 1):
         twice = _repeated_key(raw)
         if twice is not None:
             replay.problem(n, "X001", f"bad exchange: seat {twice} is named twice in "
                            "\"give\"; the rest of the round is not checked", ev.game,
                            ev.seat, "exchange")
             return True
-    replay.feed(n, ev)
-    return True
-
-
-def _ends_game(raw: bytes, game: str) -> bool:
-    """Whether the (replayed) line ``raw`` is the ``game_end`` of ``game``."""
-    if b"game_end" not in raw:
-        return False
-    ev = _decoder.decode(raw)
-    return type(ev) is GameEnd and ev.game == game
+    return False
 
 
 def _repeated_key(raw: bytes) -> str | None:
