@@ -12,7 +12,8 @@ compressed stream sometimes corrupted itself), and runs it through :func:`exerci
 * ``replay``'s view of every game, as text and as HTML: no exception but the
   documented ones, no raw control character;
 * now and then ``ingest``: every row written is read back, and ``report`` (text and
-  HTML) has no raw control character.
+  HTML) has no raw control character; and the ``check`` and ``replay`` commands as a
+  user runs them: exit status 0, 1 or 2, nothing raw in what they print.
 
 A crash (anything else) is saved under ``tests/fuzz/crashes/`` with the kind of file as
 its extension; ``tests/test_fuzz.py`` replays every saved input as a regression test and
@@ -208,9 +209,10 @@ def _printable(text: str, where: str, newlines: bool = False) -> None:
         raise BrokenPromise(f"{where}: raw control characters {bad[:5]!r}")
 
 
-def exercise(path: Path, workdir: Path, ingest_too: bool = False) -> None:
+def exercise(path: Path, workdir: Path, ingest_too: bool = False, plots: bool = True) -> None:
     """Run the readers and outputs on the log ``path``; raises on a crash or a broken
-    promise, returns quietly otherwise."""
+    promise, returns quietly otherwise. ``ingest_too``: also ingest, read back, report
+    (with the plots drawn when ``plots``) and run the commands."""
     from tichu_analyze.audit import AuditError, build, load, plain, render_html, render_text
     from tichu_analyze.logfile import LogError, replay_file
     from tichu_analyze.output import as_github, as_json, as_sarif, as_text
@@ -241,10 +243,32 @@ def exercise(path: Path, workdir: Path, ingest_too: bool = False) -> None:
             _printable(render_html(view), "replay html", newlines=True)
 
     if ingest_too:
-        _ingest_and_read_back(path, workdir / "ds")
+        _ingest_and_read_back(path, workdir / "ds", plots)
+        _commands(path, workdir)
 
 
-def _ingest_and_read_back(path: Path, out: Path) -> None:
+def _commands(path: Path, workdir: Path) -> None:
+    """The commands themselves (as a user runs them): exit 0, 1 or 2, never an exception,
+    no raw control character in what they print."""
+    from typer.testing import CliRunner
+
+    from tichu_analyze.cli import app
+
+    runner = CliRunner()
+    for args in (["check", str(path)], ["check", "-f", "github", str(path)],
+                 ["check", "-f", "sarif", "-o", str(workdir / "out.sarif"), str(path)],
+                 ["replay", str(path)], ["replay", "-f", "html", "-o",
+                                         str(workdir / "out.html"), str(path)]):
+        result = runner.invoke(app, args)
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        if result.exit_code not in (0, 1, 2):
+            raise BrokenPromise(f"{' '.join(args[:3])}: exit status {result.exit_code}")
+        _printable(result.stdout, f"{args[0]} output", newlines=True)
+        _printable(result.stderr, f"{args[0]} errors", newlines=True)
+
+
+def _ingest_and_read_back(path: Path, out: Path, plots: bool) -> None:
     import polars as pl
 
     from tichu_analyze.datasets import TABLES, ingest, scan
@@ -260,10 +284,10 @@ def _ingest_and_read_back(path: Path, out: Path) -> None:
         if n != result.rows[table]:
             raise BrokenPromise(f"ingest: {result.rows[table]} {table} rows written, "
                                 f"{n} read back")
-    _report(out)
+    _report(out, plots)
 
 
-def _report(dataset: Path) -> None:
+def _report(dataset: Path, plots: bool) -> None:
     """``report`` as text and HTML: no raw control character."""
     from rich.console import Console
 
@@ -277,7 +301,7 @@ def _report(dataset: Path) -> None:
     buffer = io.StringIO()
     print_text(ds, Console(file=buffer, width=160, no_color=True), None)
     _printable(buffer.getvalue(), "report text", newlines=True)
-    _printable(build_html(ds, None), "report html", newlines=True)
+    _printable(build_html(ds, None, plots=plots), "report html", newlines=True)
 
 
 # ------------------------------------------------------------------------ the campaign
@@ -292,7 +316,7 @@ def save_crash(data: bytes, kind: str) -> Path:
 
 
 def campaign(iterations: int, seed: int, *, seconds: float | None = None,
-             ingest_every: int = 10, save: bool = True,
+             ingest_every: int = 10, save: bool = True, plots: bool = True,
              log: Callable[[str], None] = print) -> list[tuple[str, str]]:
     """Fuzz for ``iterations`` inputs (or ``seconds``); returns ``(input, error)`` of
     every crash, each saved under :data:`CRASHES` when ``save``."""
@@ -312,7 +336,8 @@ def campaign(iterations: int, seed: int, *, seconds: float | None = None,
             path = work / f"input{KINDS[kind]}"
             path.write_bytes(data)
             try:
-                exercise(path, work, ingest_too=ingest_every > 0 and i % ingest_every == 0)
+                exercise(path, work, ingest_too=ingest_every > 0 and i % ingest_every == 0,
+                         plots=plots)
             except Exception as e:  # noqa: BLE001 - every crash is a finding
                 where = str(save_crash(data, kind)) if save else f"input {i}"
                 crashes.append((where, "".join(traceback.format_exception_only(e)).strip()))
