@@ -421,15 +421,15 @@ def plot(
 
 @contextmanager
 def _reading_dataset(output: Path | None) -> Iterator[None]:
-    """A bad dataset, or a file that cannot be written, as a one-line error (exit 2)."""
+    """A bad dataset, or an output that cannot be written, as a one-line error (exit 2)."""
     from .stats import DatasetError
 
     try:
         yield
     except (DatasetError, OutputError) as e:
         raise fail(str(e)) from None
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+    except OSError as e:  # outputs fail with OutputError: this is the dataset
+        raise fail(f"{e.filename or 'the dataset'}: cannot read: {e.strerror or e}") from None
 
 
 class ReportFormat(StrEnum):
