@@ -6,8 +6,11 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -156,3 +159,60 @@ def test_ingest_records_every_log_it_read(tmp_path: Path, logs: list[Path]) -> N
     [listing] = (ds / INGESTED).iterdir()
     lines = listing.read_text(encoding="utf-8").splitlines()
     assert [json.loads(line[65:]) for line in lines] == [str(p) for p in logs[:2]]
+
+
+def _big_log(path: Path, copies: int = 30) -> Path:
+    """The sample's simulated games, ``copies`` times over (distinct game ids)."""
+    lines = (Path(__file__).parent.parent / "sample_logs" / "simulated-5-games.jsonl"
+             ).read_text(encoding="utf-8").splitlines()
+    with open(path, "w", encoding="utf-8") as f:
+        for k in range(copies):
+            for line in lines:
+                ev = json.loads(line)
+                if "game" in ev:
+                    ev["game"] = f"{ev['game']}-{k}"
+                f.write(json.dumps(ev) + "\n")
+    return path
+
+
+def _kill_when(proc: subprocess.Popen[bytes], appears: Callable[[], bool]) -> None:
+    """SIGKILL ``proc`` as soon as ``appears()`` (polled); fail if it ends first."""
+    while True:
+        try:
+            if appears():
+                break
+        except OSError:  # a file went away while looked at
+            pass
+        assert proc.poll() is None, "the run ended before it could be killed"
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+
+def test_an_ingest_killed_mid_run_leaves_the_dataset_and_the_next_run_cleans_up(
+        tmp_path: Path, logs: list[Path]) -> None:
+    ds = tmp_path / "ds"
+    assert ingest([logs[0]], ds).written
+    before = sorted(str(p.relative_to(ds)) for p in ds.rglob("*"))
+    big = _big_log(tmp_path / "big.jsonl")
+    proc = subprocess.Popen([*CLI, "ingest", "--append", "-q", str(big), "-o", str(ds)])
+    _kill_when(proc, lambda: any(p.name.startswith(".ds.tmp-") and any(p.rglob("*.parquet"))
+                                 for p in tmp_path.iterdir()))
+    assert sorted(str(p.relative_to(ds)) for p in ds.rglob("*")) == before
+    assert ingest([logs[1]], ds, append=True).written
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    assert games_in(ds) == 4
+
+
+def test_a_check_killed_mid_run_leaves_the_old_output(tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("old\n", encoding="utf-8")
+    noisy = tmp_path / "noisy.jsonl"
+    noisy.write_text("not json\n" * 300_000, encoding="utf-8")
+    proc = subprocess.Popen([*CLI, "check", "-q", str(noisy), "-o", str(out)])
+    _kill_when(proc, lambda: any(p.name.startswith(".out.txt.") and p.stat().st_size > 0
+                                 for p in tmp_path.iterdir()))
+    assert out.read_text(encoding="utf-8") == "old\n"
+    done = subprocess.run([*CLI, "check", "-q", "-s", "X", str(noisy), "-o", str(out)])
+    assert done.returncode == 0 and out.read_text(encoding="utf-8") == ""
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
