@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: install install-dev demo test test-compiled compiled lint bench bench-report browser fonts clean
+.PHONY: install install-dev demo test test-compiled compiled lint bench bench-report browser fonts clean fuzz
 
 ## install: the tool and what it needs to run (what `make demo` uses); a plain install,
 ## redone when the sources change (an editable install from `make install-dev` serves too)
@@ -92,3 +92,9 @@ bench-report: install
 
 clean:
 	rm -rf $(VENV) $(FAST) build demo-out .pytest_cache .mypy_cache .ruff_cache
+
+## fuzz: a long mutation-fuzzing campaign over every reader and output (new seed each run;
+## FUZZ_ITERATIONS inputs); crashes are saved in tests/fuzz/crashes/ as regression tests
+FUZZ_ITERATIONS ?= 20000
+fuzz: install
+	$(PY) tests/fuzzer.py --iterations $(FUZZ_ITERATIONS)

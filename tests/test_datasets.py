@@ -889,6 +889,11 @@ def test_cli_ingest(tmp_path: Path) -> None:
     assert _read(out, "rounds").height == 12
     result = runner.invoke(app, ["ingest", str(tmp_path), "--out", str(out), "--append", "-q"])
     assert result.exit_code == 0, result.output
+    assert "skipped 1 log whose content" in result.output  # already in: not doubled
+    assert _read(out, "rounds").height == 12
+    result = runner.invoke(app, ["ingest", str(tmp_path), "--out", str(out), "--append", "-q",
+                                 "--force"])
+    assert result.exit_code == 0, result.output
     assert result.output == ""
     assert _read(out, "rounds").height == 24
 

@@ -47,6 +47,8 @@ from .diagnostics import RULES, Diagnostic
 from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
 from .logfile import replay_file
 from .replay import STATUS_SCORED, STATUS_SKIPPED, GameRecord, RoundRecord, Step, Trick
+from .safetext import NAME_LIMIT, TEXT_LIMIT
+from .safetext import clean as _clean
 
 __all__ = [
     "AuditError",
@@ -107,7 +109,7 @@ def load(path: Path, game: str | None = None, display: str | None = None,
 
     name = display or str(path)
     replay_file(path, report, trace=True, on_round=on_round, on_game=on_game, display=name,
-                variants=variants)
+                variants=variants, stop_after_game=game)
     ordered = dict(sorted(games.items(), key=lambda item: item[1].line))
     return Trace(name, ordered, rounds, diags)
 
@@ -789,21 +791,12 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
 # ------------------------------------------------------------------------ cleaning
 
 
-def clean(text: object) -> str:
-    """``text`` made safe to show: control, formatting (bidi) and separator characters
-    other than spaces are escaped as ``\\xNN`` / ``\\uNNNN``."""
-    s = str(text)
-    if s.isprintable():
-        return s
-    out = []
-    for ch in s:
-        if ch.isprintable() or ch in " \u00a0":
-            out.append(ch)
-        else:
-            n = ord(ch)
-            out.append(f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000
-                       else f"\\U{n:08x}")
-    return "".join(out)
+def clean(text: object, limit: int = NAME_LIMIT) -> str:
+    """``text`` made safe to show (:func:`tichu_analyze.safetext.clean`): control,
+    formatting (bidi) and separator characters other than spaces escaped as ``\\xNN`` /
+    ``\\uNNNN``, cut with an ellipsis after ``limit`` characters (by default those of
+    a name)."""
+    return _clean(text, limit)
 
 
 # ------------------------------------------------------------------------------ text
@@ -851,11 +844,11 @@ class _TextWriter:
         out: list[Seg] = []
         for p in pieces:
             if isinstance(p, str):
-                out.append((clean(p), style))
+                out.append((clean(p, TEXT_LIMIT), style))
             elif isinstance(p, Who):
                 out.append((self.name(p.seat) if p.short else self.who(p.seat), style or "bold"))
             elif isinstance(p, Em):
-                out.append((clean(p.text), "bold"))
+                out.append((clean(p.text, TEXT_LIMIT), "bold"))
             else:
                 for i, token in enumerate(p.tokens):
                     if i:
@@ -920,7 +913,7 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
     """
     w = _TextWriter(view, width)
     players = view.players
-    title = f"Game {clean(view.game)} · {clean(view.file)}"
+    title = f"Game {clean(view.game)} · {clean(view.file, TEXT_LIMIT)}"
     if view.only_round is not None:
         title += f" · round {view.only_round} of {view.round_count}"
     else:
@@ -962,7 +955,7 @@ def _text_note(w: _TextWriter, note: Note, indent: int, line_width: int | None =
         prefix.append((f"line {d.line:<{line_width}}  ", "dim"))
     hang = sum(cell_len(t) for t, _ in prefix) + 2
     w.add(prefix + [(f"{mark} {d.code} {d.name}{sev}: ", style)],
-          [(clean(d.message), ""),
+          [(clean(d.message, TEXT_LIMIT), ""),
            (" [" + rule_section(d.code).replace(" ", _NBSP) + "]", "dim")], hang=hang)
     if note.could_play is not None:
         body = w.segs(["could have played ", cards(note.could_play.cards), " — ",
@@ -1250,7 +1243,7 @@ class _Html:
         self.view = view
 
     def text(self, s: object) -> str:
-        return html.escape(clean(s), quote=True)
+        return html.escape(clean(s, TEXT_LIMIT), quote=True)
 
     def who(self, seat: int | None, short: bool = False) -> str:
         if seat is None or not 0 <= seat < 4:

@@ -526,6 +526,8 @@ def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
         return None
     result = _RESULT.fullmatch(text)
     if result is not None:
+        if max(len(result.group(1)), len(result.group(2))) > 9:
+            return "a score of more than nine digits"  # (and int() would refuse 4,300)
         rt.play.append(_Rec("result", no, score=(int(result.group(1)), int(result.group(2)))))
         rt.section = "over"
         return None

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import inspect
-import io
 import json
 import os
 import sys
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TextIO
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -23,6 +22,7 @@ from typer import _click as click
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from . import __version__
+from .atomicfile import Guarded, OutputClosed, OutputError, atomic_writer, write_atomic
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .logfile import LogError, find_logs
 from .output import (
@@ -37,6 +37,7 @@ from .output import (
     as_text_colour,
 )
 from .plots import PLOT_HELP, PlotKind
+from .safetext import clean, json_text
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -236,17 +237,11 @@ ColourOption = Annotated[
 ]
 
 
-def _use_colour(choice: Colour, stream: TextIO) -> bool:
+def _use_colour(choice: Colour, stream: Any) -> bool:
     """Whether text written to ``stream`` is coloured (NO_COLOR: https://no-color.org)."""
     if choice is Colour.AUTO:
         return not os.environ.get("NO_COLOR") and stream.isatty()
     return choice is Colour.ALWAYS
-
-
-class _OutputClosed(Exception):
-    """Standard output was closed by its reader (``check ... | head -1``): a quiet stop.
-
-    Not an OSError, so that the reader of a log does not take it for its own."""
 
 
 def _quiet_stop() -> None:
@@ -397,17 +392,15 @@ def check(
     files = _log_files(paths)
 
     # -o: written under a temporary name and renamed when complete (no half-written file)
-    if output is not None and output.is_dir():
-        raise fail(f"{output}: is a directory; give the name of the file to write")
-    partial = output.with_name(f".{output.name}.{os.getpid()}.tmp") if output else None
+    outputs = ExitStack()
     try:
-        out = open(partial, "w", encoding="utf-8") if partial else sys.stdout  # noqa: SIM115
-    except OSError as e:
-        raise _cannot_write(output, e) from None
+        out = (outputs.enter_context(atomic_writer(output)) if output
+               else Guarded(sys.stdout, "standard output"))
+    except OutputError as e:
+        raise fail(str(e)) from None
     colour = _use_colour(color, out)
     # the summary on stderr: rich colours it on a terminal; --color never and NO_COLOR stop it
     err.no_color = color is Colour.NEVER or bool(os.environ.get("NO_COLOR"))
-    complete = False
     kept: list[Diagnostic] = []
     recorded: list[tuple[Diagnostic, bytes | None]] = []
     counts: Counter[str] = Counter()
@@ -425,15 +418,12 @@ def check(
             worst = 1
         if statistics:
             return
-        try:
-            if fmt is Format.FULL:
-                out.write(as_full(d, before, at, colour))
-            elif stream is not None:
-                out.write(stream(d) + "\n")
-            else:
-                kept.append(d)
-        except BrokenPipeError:
-            raise _OutputClosed() from None
+        if fmt is Format.FULL:
+            out.write(as_full(d, before, at, colour))
+        elif stream is not None:
+            out.write(stream(d) + "\n")
+        else:
+            kept.append(d)
 
     def report(d: Diagnostic) -> None:
         if d.code not in keep:
@@ -466,40 +456,35 @@ def check(
     from .progress import progress_over
 
     try:
-        workers = settings.jobs or os.cpu_count() or 1
-        for path, stats_or_error in progress_over(files, report, show=not quiet,
-                                                  jobs=workers, variants=variants):
-            if pending:
-                flush_pending(path)
-            if isinstance(stats_or_error, LogError):
-                unreadable += 1
-                err.print(f"[bold red]error:[/] {escape(str(stats_or_error))}", highlight=False)
-                continue
-            stats = stats_or_error
-            totals["files"] += 1
-            totals["games"] += stats.games
-            totals["rounds"] += stats.rounds
-            totals["events"] += stats.events
-        if statistics:
-            out.write(as_statistics_json(counts) if fmt is Format.JSON
-                      else as_statistics(counts, colour))
-        elif fmt is Format.SARIF:
-            json.dump(as_sarif(kept), out, indent=2, ensure_ascii=False)
-            out.write("\n")
-        out.flush()
-        complete = True
-    except (_OutputClosed, BrokenPipeError):
+        with outputs:
+            workers = settings.jobs or os.cpu_count() or 1
+            for path, stats_or_error in progress_over(files, report, show=not quiet,
+                                                      jobs=workers, variants=variants):
+                if pending:
+                    flush_pending(path)
+                if isinstance(stats_or_error, LogError):
+                    unreadable += 1
+                    err.print(f"[bold red]error:[/] {escape(clean(stats_or_error))}",
+                              highlight=False)
+                    continue
+                stats = stats_or_error
+                totals["files"] += 1
+                totals["games"] += stats.games
+                totals["rounds"] += stats.rounds
+                totals["events"] += stats.events
+            if statistics:
+                out.write(as_statistics_json(counts) if fmt is Format.JSON
+                          else as_statistics(counts, colour))
+            elif fmt is Format.SARIF:
+                out.write(json_text(json.dumps(as_sarif(kept), indent=2, ensure_ascii=False)))
+                out.write("\n")
+            out.flush()
+    except OutputClosed:
+        # the reader has all it wanted (... | head): stop quietly, like other Unix tools
         _quiet_stop()
         raise typer.Exit(0 if exit_zero else worst) from None
-    except OSError as e:
-        raise _cannot_write(output, e) from None
-    finally:
-        if partial and output:
-            out.close()
-            if complete:
-                os.replace(partial, output)
-            else:
-                partial.unlink(missing_ok=True)
+    except OutputError as e:
+        raise fail(str(e)) from None
     if write_baseline is not None:
         try:
             n = save_baseline(write_baseline, recorded)
@@ -605,9 +590,9 @@ def simulate(
 
     try:
         write_log(run(games, seed), output)
-    except OSError as e:
-        raise _cannot_write(output, e) from None
-    err.print(f"wrote {_plural(games, 'game')} to {output}", highlight=False, markup=False)
+    except OutputError as e:
+        raise fail(str(e)) from None
+    err.print(f"wrote {_plural(games, 'game')} to {output}", highlight=False)
 
 
 @app.command()
@@ -627,13 +612,19 @@ def ingest(
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
     variant: VariantOption = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Ingest logs even when --append finds their "
+                           "content already in the dataset, or their path given twice (by "
+                           "default they are skipped, with a note).")
+    ] = False,
 ) -> None:
     """Replay the logs and write Parquet datasets partitioned by player.
 
     Tables plays, rounds, games and violations, as DIR/<table>/player=<name>/*.parquet
     (docs/datasets.md describes every column). Diagnostics are data here: they go to the
     violations table and into the summary, and do not change the exit status. Writing is
-    atomic: after an error or an interruption DIR is left as it was.
+    atomic: after an error or an interruption DIR is left as it was. Two ingests into
+    one DIR at once run one after the other (the second waits), so both land.
 
     Exit status: 0 when the dataset was written, 2 when an argument, a log file or DIR
     could not be used (nothing is written then), 130 when interrupted.
@@ -653,20 +644,32 @@ def ingest(
     try:
         with sigterm_as_interrupt():
             result = write_datasets(files, out, append=append, report=report,
-                                    show_progress=not quiet, variants=variants)
+                                    show_progress=not quiet, variants=variants, force=force,
+                                    on_wait=lambda: err.print(
+                                        f"waiting: another ingest is writing {clean(out)}",
+                                        highlight=False, markup=False))
     except DatasetError as e:
         raise fail(str(e)) from None
     except KeyboardInterrupt:
         err.print(f"interrupted: {out} is left as it was", highlight=False, markup=False)
         raise typer.Exit(130) from None
     for problem in result.errors:
-        err.print(f"[bold red]error:[/] {escape(str(problem))}", highlight=False)
+        err.print(f"[bold red]error:[/] {escape(clean(problem))}", highlight=False)
+    if result.skipped:
+        n = len(result.skipped)
+        err.print(f"note: skipped {n} log{'s' * (n != 1)} whose content {clean(out)} already "
+                  f"holds (or given twice): {', '.join(clean(p) for p in result.skipped[:5])}"
+                  f"{', ...' if n > 5 else ''}; --force ingests them again",
+                  highlight=False, markup=False)
     if not quiet:
         _summary(result.totals, counts)
     if result.errors:
         raise fail(f"{_plural(len(result.errors), 'file')} could not be read: nothing was "
                    f"written, {out} is left as it was")
-    if not quiet:
+    if not result.written:
+        err.print(f"nothing new to ingest: {clean(out)} is left as it was", highlight=False,
+                  markup=False)
+    elif not quiet:
         rows = ", ".join(f"{t} {result.rows[t]}" for t in ("plays", "rounds", "games",
                                                            "violations"))
         err.print(f"wrote {_plural(result.totals['games'], 'game')} to {out} (rows: {rows}; "
@@ -775,15 +778,15 @@ def plot(
 
 @contextmanager
 def _reading_dataset(output: object) -> Iterator[None]:
-    """A bad dataset, or a file that cannot be written, as a one-line error (exit 2)."""
+    """A bad dataset, or an output that cannot be written, as a one-line error (exit 2)."""
     from .stats import DatasetError
 
     try:
         yield
-    except DatasetError as e:
+    except (DatasetError, OutputError) as e:
         raise fail(str(e)) from None
-    except OSError as e:
-        raise _cannot_write(output, e) from None
+    except OSError as e:  # outputs fail with OutputError: this is the dataset
+        raise fail(f"{e.filename or 'the dataset'}: cannot read: {e.strerror or e}") from None
 
 
 class ReportFormat(StrEnum):
@@ -828,7 +831,7 @@ def report(
     denominator; rates carry a 95% interval.
     """
 
-    from .report import print_text, write_atomic, write_html
+    from .report import print_text, write_html
 
     if output_format is ReportFormat.HTML and output is None:
         raise fail("the html report needs --output FILE.html or --output DIR/ "
@@ -850,9 +853,8 @@ def report(
         elif output is None:
             print_text(ds, Console(), player)
         else:
-            buf = io.StringIO()
-            print_text(ds, Console(file=buf, width=160, no_color=True), player)
-            write_atomic(Path(output), buf.getvalue())
+            with atomic_writer(output) as f:
+                print_text(ds, Console(file=f, width=160, no_color=True), player)
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 
@@ -916,16 +918,16 @@ def replay(
     try:
         if output_format is ReplayFormat.HTML:
             assert output is not None
-            output.write_text(render_html(view), encoding="utf-8")
+            write_atomic(output, render_html(view))
         elif output is not None:
-            output.write_text(plain(render_text(view, 100, hands)), encoding="utf-8")
+            write_atomic(output, plain(render_text(view, 100, hands)))
         else:
             console = Console(highlight=False)
             width = console.width if console.is_terminal else 100
             for line in rich_lines(render_text(view, width, hands)):
                 console.print(line, soft_wrap=True)
-    except OSError as e:
-        raise _cannot_write(output, e) from None
+    except OutputError as e:
+        raise fail(str(e)) from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 
@@ -1016,30 +1018,39 @@ def convert(
     if not files:
         raise fail("no .tch files found")
     problems = 0
+    unreadable = 0
+    games = 0
 
     def events() -> Iterator[dict[str, object]]:
-        nonlocal problems
+        nonlocal problems, unreadable, games
         for path in files:
             try:
                 with open(path, "rb") as tch:
                     for line, item in read_tch(tch, tch_game_id(path)):
                         if isinstance(item, Unreadable):
                             problems += 1
-                            err.print(f"{path}:{line}: not understood: {item.message}",
-                                      highlight=False, markup=False)
+                            err.print(f"{clean(path)}:{line}: not understood: "
+                                      f"{clean(item.message)}", highlight=False, markup=False)
                         else:
                             yield event_dict(item)
             except OSError as e:
-                problems += 1
-                err.print(f"[bold red]error:[/] {escape(f'{path}: cannot read: {e}')}",
+                unreadable += 1
+                err.print(f"[bold red]error:[/] "
+                          f"{escape(clean(f'{path}: cannot read: {e.strerror or e}'))}",
                           highlight=False)
+                continue
+            games += 1
 
     try:
         n = write_log(events(), output)
-    except OSError as e:
-        raise _cannot_write(output, e) from None
-    err.print(f"wrote {_plural(n, 'event')} of {_plural(len(files), 'game')} to {output}",
-              highlight=False, markup=False)
+    except OutputError as e:
+        raise fail(str(e)) from None
+    found = len(files)
+    err.print(f"wrote {_plural(n, 'event')} of {_plural(games, 'game')} to {clean(output)}"
+              + (f" ({found} .tch files found, {unreadable} could not be read)"
+                 if unreadable else ""), highlight=False, markup=False)
+    if unreadable:
+        raise typer.Exit(2)
     if problems:
         raise typer.Exit(1)
 

@@ -1,4 +1,10 @@
-"""Formatting diagnostics: text, JSON lines, SARIF 2.1.0, GitHub annotations."""
+"""Formatting diagnostics: text, JSON lines, SARIF 2.1.0, GitHub annotations.
+
+Names, game ids, messages and file names come from logs written by strangers: the
+text formats pass them through :func:`tichu_analyze.safetext.clean` (one printable
+line, long names cut), the JSON formats through :func:`tichu_analyze.safetext.json_text`
+(whole, with nothing a terminal would act on).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,8 @@ from enum import StrEnum
 
 from . import __version__
 from .diagnostics import RULES, Diagnostic
+from .safetext import clean, json_text
+from .safetext import name as _name
 
 
 class Format(StrEnum):
@@ -24,20 +32,20 @@ def location(d: Diagnostic) -> str:
     """``(game G, round R, trick T, seat S Name)``, leaving out what is unknown."""
     parts = []
     if d.game is not None:
-        parts.append(f"game {d.game}")
+        parts.append(f"game {_name(d.game)}")
     if d.round is not None:
         parts.append(f"round {d.round}")
     if d.trick is not None:
         parts.append(f"trick {d.trick}")
     if d.seat is not None:
-        parts.append(f"seat {d.seat}" + (f" {d.player}" if d.player else ""))
+        parts.append(f"seat {d.seat}" + (f" {_name(d.player)}" if d.player else ""))
     return f" ({', '.join(parts)})" if parts else ""
 
 
 def as_text(d: Diagnostic) -> str:
     """``path:line: CODE name: message (game G, round R, trick T, seat S Name)``."""
     sev = "" if d.severity == "error" else f"[{d.severity}] "
-    return f"{d.file}:{d.line}: {d.code} {d.name}: {sev}{d.message}{location(d)}"
+    return f"{clean(d.file)}:{d.line}: {d.code} {d.name}: {sev}{clean(d.message)}{location(d)}"
 
 
 def as_dict(d: Diagnostic) -> dict[str, object]:
@@ -58,14 +66,15 @@ def as_dict(d: Diagnostic) -> dict[str, object]:
 
 
 def as_json(d: Diagnostic) -> str:
-    return json.dumps(as_dict(d), ensure_ascii=False)
+    return json_text(json.dumps(as_dict(d), ensure_ascii=False))
 
 
 def as_github(d: Diagnostic) -> str:
     """A GitHub Actions workflow command (``::error file=...``)."""
     level = "warning" if d.severity == "warning" else "error"
-    msg = f"{d.code} {d.name}: {d.message}{location(d)}".replace("%", "%25").replace("\n", "%0A")
-    return f"::{level} file={d.file},line={d.line},title={d.code}::{msg}"
+    msg = f"{d.code} {d.name}: {clean(d.message)}{location(d)}".replace("%", "%25")
+    file = clean(d.file).replace("%", "%25").replace(",", "%2C").replace(":", "%3A")
+    return f"::{level} file={file},line={d.line},title={d.code}::{msg}"
 
 
 _SARIF_LEVEL = {"warning": "warning", "error": "error", "fatal": "error"}

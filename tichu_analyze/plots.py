@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-import os
 from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
@@ -22,6 +21,8 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
+from .atomicfile import write_atomic
+from .safetext import clean
 from .stats import Dataset, DatasetError, collect, focus, wilson
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
@@ -92,12 +93,10 @@ def _font_family() -> list[str]:
 
 
 def text(s: object, limit: int = 32) -> str:
-    """``s`` as literal matplotlib text: ``$`` escaped (no math mode), no leading ``_``
-    (matplotlib hides legend labels that start with one), cut to ``limit`` characters."""
-    t = str(s)
-    if len(t) > limit:
-        t = t[: limit - 1] + "\u2026"
-    t = t.replace("$", r"\$")
+    """``s`` as literal matplotlib text: control characters shown as escapes and cut to
+    ``limit`` characters (:func:`tichu_analyze.safetext.clean`), ``$`` escaped (no math
+    mode), no leading ``_`` (matplotlib hides legend labels that start with one)."""
+    t = clean(s, limit).replace("$", r"\$")
     return " " + t if t.startswith("_") else t
 
 
@@ -721,10 +720,4 @@ def save(fig: Figure, path: str | Path) -> None:
     fmt = p.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
         raise DatasetError(f"{p}: the plot file must end in .png, .svg or .pdf")
-    data = render(fig, fmt)
-    tmp = p.with_name(f".{p.name}.tmp-{os.getpid()}")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, p)
-    finally:
-        tmp.unlink(missing_ok=True)
+    write_atomic(p, render(fig, fmt))

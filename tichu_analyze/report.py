@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
-import os
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,7 +25,9 @@ from rich.table import Table
 from rich.text import Text
 
 from . import __version__
+from .atomicfile import write_atomic
 from .plots import PLOT_HELP, PlotKind, plot, render
+from .safetext import clean, html_text
 from .stats import (
     FIELD,
     NO_PLAYER,
@@ -58,8 +58,9 @@ SECTIONS = ("Rounds", "Calls", "Points", "Bombs", "Dragon and wish")
 
 
 def esc(value: object) -> str:
-    """``value`` as HTML text: ``&``, ``<``, ``>`` and both quotes escaped."""
-    return html.escape(str(value), quote=True)
+    """``value`` as HTML text: control characters shown as escapes
+    (:func:`tichu_analyze.safetext.html_text`), ``&``, ``<``, ``>`` and both quotes escaped."""
+    return html_text(value, None)
 
 
 def denominator_phrase(d: StatDef) -> str:
@@ -473,23 +474,14 @@ def write_html(ds: Dataset, path: str | Path, player: str | None = None,
     write_atomic(Path(path), build_html(ds, player, filters=filters))
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same directory and a
-    rename: a reader sees the old file or the new one, never half of one."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
 
 # -- text -------------------------------------------------------------------------------
 
 
 def _rich_name(name: str, limit: int = 60, style: str = "") -> Text:
-    """A name as literal text (never markup), cut to ``limit`` characters."""
-    return Text(name if len(name) <= limit else name[: limit - 1] + "\u2026", style=style)
+    """A name as literal text (never markup), control characters escaped, cut to ``limit``
+    characters."""
+    return Text(clean(name, limit), style=style)
 
 
 def _rich_stat(stat: Stat) -> Text:
@@ -595,9 +587,9 @@ def print_text(ds: Dataset, console: Console, player: str | None = None) -> None
     """The report's tables (no plots) as rich tables on ``console``."""
     ds.check_player(player)
     o = overview(ds, player)
-    who = "" if player is None else f" ({player} against the rest of the field)"
+    who = "" if player is None else f" ({clean(player, 60)} against the rest of the field)"
     status = ", ".join(f"{n} {s}" for s, n in o.rounds_by_status.items())
-    console.print(Text.assemble(("Tichu report", "bold"), who, f": {ds.path}"))
+    console.print(Text.assemble(("Tichu report", "bold"), who, f": {clean(ds.path)}"))
     console.print(Text(f"{o.files} files, {o.games} games ({o.games_ended} played to the end), "
                        f"{o.rounds} rounds ({status}), {o.players} players, "
                        f"{o.violations} violations"))
