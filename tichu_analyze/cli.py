@@ -6,8 +6,8 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -19,6 +19,7 @@ from rich.table import Table
 
 from . import __version__
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
+from .driver import Backend, DriverError, backend
 from .logfile import LogError, find_logs
 from .output import Format, as_github, as_json, as_sarif, as_text
 from .plots import PLOT_HELP, PlotKind
@@ -89,6 +90,20 @@ def _variants(names: list[str] | None) -> frozenset[str]:
         raise fail(str(e)) from None
 
 
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option("--scheduler", help="Run on Dask (needs the dask extra: pip install "
+                 "'tichu-analyze[dask]'): 'local' starts an embedded cluster of --jobs worker "
+                 "processes; tcp://HOST:PORT uses the running cluster whose scheduler is there. "
+                 "Results are those of a serial run (docs/scale.md).", show_default=False),
+]
+
+
+def _notice(quiet: bool) -> Callable[[str], None] | None:
+    """Where the driver's notes go (the Dask dashboard's address): stderr, unless quiet."""
+    return None if quiet else lambda text: err.print(text, highlight=False, markup=False)
+
+
 def _codes_option(values: list[str] | None, option: str) -> list[str]:
     prefixes = [p.strip().upper() for v in values or [] for p in v.split(",") if p.strip()]
     for p in prefixes:
@@ -133,6 +148,7 @@ def check(
                           "(0: one per CPU core). Output stays in file order.")
     ] = 1,
     variant: VariantOption = None,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Check every move of the logs against the rules and report each violation.
 
@@ -181,7 +197,8 @@ def check(
     try:
         workers = jobs or os.cpu_count() or 1
         for _path, stats_or_error in progress_over(files, report, show=not quiet,
-                                                   jobs=workers, variants=variants):
+                                                   jobs=workers, variants=variants,
+                                                   scheduler=scheduler, notice=_notice(quiet)):
             if isinstance(stats_or_error, LogError):
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(str(stats_or_error))}", highlight=False)
@@ -195,6 +212,8 @@ def check(
             json.dump(as_sarif(kept), out, indent=2, ensure_ascii=False)
             out.write("\n")
         complete = True
+    except DriverError as e:
+        raise fail(str(e)) from None
     finally:
         if partial and output:
             out.close()
@@ -313,6 +332,11 @@ def ingest(
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
     variant: VariantOption = None,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per CPU "
+                          "core); the dataset holds the same rows.")
+    ] = 1,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Replay the logs and write Parquet datasets partitioned by player.
 
@@ -343,9 +367,17 @@ def ingest(
 
     try:
         with sigterm_as_interrupt():
-            result = write_datasets(files, out, append=append, report=report,
-                                    show_progress=not quiet, variants=variants)
-    except DatasetError as e:
+            workers = jobs or os.cpu_count() or 1
+            if scheduler is None and workers == 1:
+                result = write_datasets(files, out, append=append, report=report,
+                                        show_progress=not quiet, variants=variants)
+            else:
+                from .staging import ingest_staged
+
+                with closing(backend(workers, scheduler, _notice(quiet))) as on:
+                    result = ingest_staged(files, out, on, append=append, report=report,
+                                           show_progress=not quiet, variants=variants)
+    except (DatasetError, DriverError) as e:
         raise fail(str(e)) from None
     except KeyboardInterrupt:
         err.print(f"interrupted: {out} is left as it was", highlight=False, markup=False)
@@ -545,6 +577,11 @@ def convert(
         typer.Option("--output", "-o", help="The format-1 log to write (.jsonl, .jsonl.gz "
                      "or .jsonl.zst); each .tch file becomes one game, its id the file name."),
     ],
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per CPU "
+                          "core); the output is the same.")
+    ] = 1,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Convert Brettspielwelt .tch logs into one format-1 JSON-lines log.
 
@@ -555,8 +592,8 @@ def convert(
     their round is left out. 'check' and the other commands also read .tch
     files directly, with diagnostics pointing at the .tch lines.
     """
-    from .bsw import Unreadable, read_tch
-    from .logfile import is_tch, read_bytes, tch_game_id, write_log
+    from .driver import convert_task, plan, run
+    from .logfile import is_tch, write_lines
 
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]
@@ -566,25 +603,23 @@ def convert(
         raise fail("no .tch files found")
     problems = 0
 
-    def events() -> Iterator[dict[str, object]]:
+    def lines(on: Backend) -> Iterator[bytes]:
         nonlocal problems
-        for path in files:
-            try:
-                data = read_bytes(path)
-            except LogError as e:
+        for done in run(plan(files, on.workers), convert_task, (), on):
+            if isinstance(done.stats, LogError):
                 problems += 1
-                err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
+                err.print(f"[bold red]error:[/] {escape(str(done.stats))}", highlight=False)
                 continue
-            for line, item in read_tch(data, tch_game_id(path)):
-                if isinstance(item, Unreadable):
-                    problems += 1
-                    err.print(f"{path}:{line}: not understood: {item.message}", highlight=False,
-                              markup=False)
-                else:
-                    yield item
+            for note in done.notes:
+                problems += 1
+                err.print(note, highlight=False, markup=False)
+            yield from done.lines
 
     try:
-        n = write_log(events(), output)
+        with closing(backend(jobs or os.cpu_count() or 1, scheduler, _notice(False))) as on:
+            n = write_lines(lines(on), output)
+    except DriverError as e:
+        raise fail(str(e)) from None
     except OSError as e:
         raise fail(f"{output}: cannot write: {e}") from None
     err.print(f"wrote {n} events of {len(files)} game{'s' * (len(files) != 1)} to {output}",

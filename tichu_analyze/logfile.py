@@ -15,7 +15,7 @@ import io
 import json
 import os
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -44,6 +44,10 @@ class FileStats:
     events: int = 0
     games: int = 0
     rounds: int = 0
+    open_games: int = 0
+    """Games started and not ended when the input (or its byte range) ran out."""
+    game_ids: tuple[str, ...] = ()
+    """The ids of the games started, for a byte range only (empty otherwise)."""
 
 
 def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -140,15 +144,16 @@ def _friendly(msg: str) -> str:
 
 
 def replay_lines(lines: Iterable[bytes], replay: Replay,
-                 tick: Callable[[], None] | None = None) -> int:
-    """Feed JSON lines to ``replay``; returns the number of lines read.
+                 tick: Callable[[], None] | None = None, first_line: int = 1) -> int:
+    """Feed JSON lines to ``replay``, numbered from ``first_line``; returns the number of
+    the last line read (``first_line - 1`` when there is none).
 
     ``tick`` is called every 65,536 lines (for a progress bar)."""
     decode = _decoder.decode
     feed = replay.feed
-    n = 0
+    n = first_line - 1
     blank = 0
-    for n, raw in enumerate(lines, 1):  # noqa: B007 - n is the last line number
+    for n, raw in enumerate(lines, first_line):  # noqa: B007 - n is the last line number
         if tick is not None and not n & 0xFFFF:
             tick()
         try:
@@ -170,8 +175,19 @@ def replay_lines(lines: Iterable[bytes], replay: Replay,
                                ev.seat, "exchange")
                 continue
         feed(n, ev)
-    replay.events += n - blank
+    replay.events += n - first_line + 1 - blank
     return n
+
+
+def _byte_range(f: IO[bytes], start: int, end: int) -> Iterator[bytes]:
+    """The lines of ``f`` from byte ``start`` (a line start) up to byte ``end``."""
+    f.seek(start)
+    pos = start
+    for line in f:
+        yield line
+        pos += len(line)
+        if pos >= end:
+            return
 
 
 def _repeated_key(raw: bytes) -> str | None:
@@ -227,11 +243,17 @@ def replay_file(
     display: str | None = None,
     progress: Callable[[int], None] | None = None,
     variants: frozenset[str] = frozenset(),
+    start: int = 0,
+    end: int | None = None,
+    first_line: int = 1,
 ) -> FileStats:
     """Replay every game of one log file, reporting diagnostics as they are found.
 
     ``progress``, if given, is called now and then with the number of bytes of
     the file (compressed bytes for a compressed file) read so far.
+    ``start``, ``end`` and ``first_line`` replay only the lines of an uncompressed
+    JSON-lines file between two byte offsets (``start`` at a line start, which is
+    line ``first_line``): a work unit of a log split at game boundaries.
     Raises :class:`LogError` when the file cannot be read.
     """
     name = display or str(path)
@@ -246,14 +268,20 @@ def replay_file(
             raise LogError(f"{name}: cannot read: {e}") from e
         with raw, _decompressed(path, raw) as f:
             tick = None if progress is None else (lambda: progress(raw.tell()))
+            lines: Iterable[bytes] = f
+            if start or end is not None:
+                lines = _byte_range(f, start, end if end is not None else 1 << 62)
             try:
-                last = replay_lines(f, replay, tick)
+                last = replay_lines(lines, replay, tick, first_line)
             except (OSError, EOFError, zlib.error, _ZstdError) as e:
                 # reading or decompressing failed (the replay's callbacks raise
                 # nothing of these: the dataset writer carries its own errors)
                 raise LogError(f"{name}: cannot read: {e}") from e
+    still_open = sum(1 for game in replay.games.values() if not game.ended)
     replay.finish(last)
-    return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
+    ids = tuple(replay.games) if start or end is not None else ()
+    return FileStats(name, last, replay.events, len(replay.games), replay.rounds, still_open,
+                     ids)
 
 
 
@@ -289,6 +317,17 @@ def write_log(events: Iterable[dict[str, object]], path: str | os.PathLike[str])
     always give the same bytes. The file appears only when complete: it is
     written to a temporary name beside it and renamed at the end.
     """
+    return write_lines(map(event_line, events), path)
+
+
+def event_line(event: dict[str, object]) -> bytes:
+    """One event as the line :func:`write_log` writes for it."""
+    return json.dumps(event, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+def write_lines(lines: Iterable[bytes], path: str | os.PathLike[str]) -> int:
+    """Write ``lines`` (each ending in ``\\n``) to ``path`` as :func:`write_log` does
+    (compressed by the name, atomically); return how many were written."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     n = 0
@@ -303,9 +342,8 @@ def write_log(events: Iterable[dict[str, object]], path: str | os.PathLike[str])
                 sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)  # type: ignore[assignment]
             else:
                 sink = raw
-            for e in events:
-                sink.write(json.dumps(e, separators=(",", ":"), ensure_ascii=False).encode())
-                sink.write(b"\n")
+            for line in lines:
+                sink.write(line)
                 n += 1
             if sink is not raw:
                 sink.close()
