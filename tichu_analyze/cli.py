@@ -299,13 +299,18 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the "
                                       "same file, byte for byte.")] = 0,
+    players: Annotated[
+        int | None, typer.Option("--players", min=4, help="Draw each game's four players from "
+                                 "a pool of this many (player-00001, ...), as in an archive "
+                                 "with many players.", show_default=False),
+    ] = None,
 ) -> None:
     """Write simulated games played by seeded bots, as a format-1 log."""
     from .logfile import write_log
     from .simulate import simulate as run
 
     try:
-        write_log(run(games, seed), output)
+        write_log(run(games, seed, players=players), output)
     except OSError as e:
         raise fail(f"{output}: cannot write: {e}") from None
     err.print(f"wrote {games} game{'s' * (games != 1)} to {output}", highlight=False)

@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -285,9 +287,10 @@ class DaskBackend:
         self._cluster: Any = None
         try:
             if scheduler == "local":
-                self._cluster = distributed.LocalCluster(
-                    n_workers=jobs, threads_per_worker=1, processes=True,
-                    dashboard_address=":0", silence_logs=50)
+                with _workers_ignore_ctrl_c():
+                    self._cluster = distributed.LocalCluster(
+                        n_workers=jobs, threads_per_worker=1, processes=True,
+                        dashboard_address=":0", silence_logs=50)
                 self._client = distributed.Client(self._cluster, set_as_default=False)
             else:
                 self._client = distributed.Client(scheduler, timeout=timeout,
@@ -332,6 +335,21 @@ class DaskBackend:
         if self._cluster is not None:
             self._cluster.close()
             self._cluster = None
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Worker processes started inside ignore SIGINT: Ctrl-C reaches the whole process
+    group, and only this process should act on it (cancel the tasks, close the cluster)."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _worker_version() -> str:
