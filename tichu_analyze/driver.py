@@ -102,6 +102,21 @@ class UnitResult:
     notes: list[str] = field(default_factory=list)
     """convert: the lines of the file that could not be understood, as messages."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # diagnostics travel as tuples: the compiled build's frozen Diagnostic cannot be
+        # unpickled field by field
+        diagnostics = [tuple(getattr(d, f) for f in _DIAGNOSTIC_FIELDS) for d in self.diagnostics]
+        return (_unit_result, (self.stats, diagnostics, self.parts, self.lines, self.notes))
+
+
+_DIAGNOSTIC_FIELDS = ("code", "severity", "file", "line", "game", "round", "trick", "seat",
+                      "player", "message")
+
+
+def _unit_result(stats: FileStats | LogError, diagnostics: list[tuple[Any, ...]],
+                 parts: list[Any], lines: list[bytes], notes: list[str]) -> UnitResult:
+    return UnitResult(stats, [Diagnostic(*d) for d in diagnostics], parts, lines, notes)
+
 
 @dataclass(slots=True)
 class FileResult:
