@@ -139,3 +139,19 @@ def test_a_failing_task_commits_nothing(threads: str, corpus: list[Path], tmp_pa
 def test_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(DriverError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         DaskBackend("tcp://127.0.0.1:9", 1, timeout=1)
+
+
+def test_a_worker_without_the_package_is_a_clear_error(threads: str,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from tichu_analyze import driver
+
+    def missing() -> str:
+        raise ModuleNotFoundError("No module named 'tichu_analyze'")
+
+    monkeypatch.setattr(driver, "_worker_version", missing)
+    with pytest.raises(DriverError, match=r"a Dask worker cannot run tichu-analyze "
+                       r"\(ModuleNotFoundError: No module named 'tichu_analyze'\); install"):
+        DaskBackend(threads, 1)
+    monkeypatch.setattr(driver, "_worker_version", lambda: "0.0.1")
+    with pytest.raises(DriverError, match="runs tichu-analyze 0.0.1, this is"):
+        DaskBackend(threads, 1)
