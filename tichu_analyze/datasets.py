@@ -1035,14 +1035,19 @@ def compact_partitions(root: Path, run: str, *, most: int = COMPACT_FILES,
             new = [f for f in files if f.name.startswith(f"part-{run}-")]
             merge = files if len(files) > most else new
             if len(merge) > 1:
-                _merge(merge, folder / f"part-{run}-c.parquet", SCHEMAS[table], row_group_rows)
+                merge_parquet(merge, folder / f"part-{run}-c.parquet", SCHEMAS[table],
+                              row_group_rows)
+                for f in merge:
+                    f.unlink()
                 change -= len(merge) - 1
     return change
 
 
-def _merge(files: list[Path], dest: Path, schema: pa.Schema, row_group_rows: int) -> None:
+def merge_parquet(files: Sequence[Path], dest: Path, schema: pa.Schema,
+                  row_group_rows: int = ROW_GROUP_ROWS) -> int:
     """Write the rows of ``files`` into ``dest`` (in row groups of ``row_group_rows``,
-    holding one row group in memory) and remove them."""
+    holding one row group in memory; ``dest`` appears when complete); the rows written."""
+    rows = 0
     tmp = dest.with_name(dest.name + ".tmp")
     pending: list[pa.Table] = []
     held = 0
@@ -1051,6 +1056,7 @@ def _merge(files: list[Path], dest: Path, schema: pa.Schema, row_group_rows: int
             source = pq.ParquetFile(f)
             for i in range(source.num_row_groups):
                 group = source.read_row_group(i)
+                rows += group.num_rows
                 pending.append(group)
                 held += group.num_rows
                 if held >= row_group_rows:
@@ -1060,9 +1066,8 @@ def _merge(files: list[Path], dest: Path, schema: pa.Schema, row_group_rows: int
         if pending:
             writer.write_table(pa.concat_tables(pending).cast(schema),
                                row_group_size=row_group_rows)
-    for f in files:
-        f.unlink()
     os.replace(tmp, dest)
+    return rows
 
 
 def _replace(tmp: Path, dest: Path) -> None:

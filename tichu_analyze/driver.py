@@ -328,7 +328,7 @@ class DaskBackend:
             versions = self._client.run(_worker_version)
         except Exception as e:  # noqa: BLE001 - whatever the workers raise
             self.close()
-            raise DriverError(f"a Dask worker cannot run tichu-analyze ({_describe(e)}); "
+            raise DriverError(f"a Dask worker cannot run tichu-analyze ({describe(e)}); "
                               f"install tichu-analyze {__version__} on every worker") from None
         wrong = sorted(w for w, v in versions.items() if v != __version__)
         if wrong:
@@ -381,7 +381,8 @@ def _dashboard(client: Any) -> str | None:
     return str(link) if link else None
 
 
-def _describe(e: BaseException) -> str:
+def describe(e: BaseException) -> str:
+    """An exception in one line: its type and the first line of its message."""
     text = str(e).strip().splitlines()
     return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
 
@@ -437,7 +438,7 @@ def run(
                 raise
             except Exception as e:  # noqa: BLE001 - a task's own failure, for the user
                 names = ", ".join(u.name for u in units[:3]) + (" ..." if len(units) > 3 else "")
-                raise DriverError(f"a task failed on {names}: {_describe(e)}") from None
+                raise DriverError(f"a task failed on {names}: {describe(e)}") from None
             for unit, result in zip(units, results, strict=True):
                 if unit.ranged:
                     redo = split.take(unit, result)

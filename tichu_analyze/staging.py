@@ -38,10 +38,11 @@ from .datasets import (
     DatasetWriter,
     IngestResult,
     Row,
+    merge_parquet,
     replay_rows,
 )
 from .diagnostics import Diagnostic
-from .driver import Backend, Unit, UnitResult, plan, run
+from .driver import Backend, DriverError, Unit, UnitResult, describe, plan, run
 from .logfile import FileStats, LogError
 from .progress import progress_bar
 
@@ -124,6 +125,55 @@ def ingest_task(units: list[Unit], variants: frozenset[str], staging: str) -> li
     return results
 
 
+def compact_task(groups: list[list[Part]], staging: str) -> list[Part]:
+    """Worker: merge each group (the parts of one table and player) into one file in a new
+    attempt directory of ``staging``; the inputs are left for a retry."""
+    first = groups[0][0]
+    folder = Path(staging) / f"compact-{Path(first.path).parent.name}-{uuid.uuid4().hex[:12]}"
+    folder.mkdir()
+    merged = []
+    for i, group in enumerate(groups):
+        table, player = group[0].table, group[0].player
+        dest = folder / f"{i:06d}.parquet"
+        rows = merge_parquet([Path(p.path) for p in group], dest, SCHEMAS[table])
+        merged.append(Part(table, player, str(dest), rows))
+    return merged
+
+
+def compact_parts(parts: list[Part], staging: Path, on: Backend,
+                  per_task: int = 2000) -> list[Part]:
+    """The parts, those of one table and player merged into one file by tasks on ``on``
+    (so that the client does not read every part again at commit)."""
+    groups: dict[tuple[str, str | None], list[Part]] = {}
+    for part in parts:
+        groups.setdefault((part.table, part.player), []).append(part)
+    single = [g[0] for g in groups.values() if len(g) == 1]
+    several = [g for g in groups.values() if len(g) > 1]
+    chunks: list[list[list[Part]]] = [[]]
+    held = 0
+    for group in several:
+        if held >= per_task:
+            chunks.append([])
+            held = 0
+        chunks[-1].append(group)
+        held += len(group)
+    futures = [on.submit(compact_task, chunk, str(staging)) for chunk in chunks if chunk]
+    merged = list(single)
+    try:
+        for future in futures:
+            try:
+                merged.extend(future.result())
+            except KeyboardInterrupt:
+                raise
+            except Exception as e:  # noqa: BLE001 - a task's own failure, for the user
+                raise DriverError(f"a task compacting the dataset failed: {describe(e)}") \
+                    from None
+    finally:
+        for future in futures:
+            future.cancel()
+    return merged
+
+
 def ingest_staged(
     files: Sequence[Path],
     out: str | os.PathLike[str],
@@ -170,6 +220,7 @@ def ingest_staged(
         if result.errors:
             writer.abort()
             return result
+        parts = compact_parts(parts, staging, on)
         try:
             for part in parts:
                 writer.add_file(part.table, part.player, Path(part.path), part.rows)
