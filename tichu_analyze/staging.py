@@ -1,27 +1,33 @@
 """``ingest`` on many workers: tasks write Parquet parts into a staging directory beside
 the dataset; the client commits them in one step once every task has succeeded.
 
-Each task (:func:`ingest_task`) replays its work units (:mod:`tichu_analyze.driver`)
-and writes their rows into a directory of its own attempt,
-``.DIR.staging-<run>/<task>-<attempt>/``, one Parquet file per table and player (more
-for a task with many rows), and returns the list of them. A task whose worker dies,
-or that raises, runs again in a new attempt directory; only the parts named by the
-attempt whose result reached the client are committed, so a retried task never adds
-its rows twice. The client moves those parts into the dataset's temporary directory
-(:meth:`~tichu_analyze.datasets.DatasetWriter.add_file`), which compacts each
-player's partition and swaps the dataset into place (atomic, as a serial ingest);
-the staging directory is then removed. After an error or Ctrl-C nothing is committed
-and ``DIR`` is left as it was.
+1. Each ingest task (:func:`ingest_task`) replays its work units
+   (:mod:`tichu_analyze.driver`) and writes their rows into a directory of its own
+   attempt, ``.DIR.staging-<run>/<task>-<attempt>/``: per table, one file for each
+   hash bucket of players (:func:`bucket_of`; more for a task with many rows), and
+   returns the list of them.
+2. One task per table and bucket (:func:`split_task`) reads that bucket's parts and
+   writes one file per player, so that a partition gets one file whatever the number
+   of tasks, and neither the tasks nor the client open a file per player and task.
+3. The client moves the players' files into the dataset's temporary directory
+   (:meth:`~tichu_analyze.datasets.DatasetWriter.add_file`) and commits it: the
+   dataset is swapped into place in one step, as after a serial ingest; the staging
+   directory is then removed.
+
+A task whose worker dies, or that raises, runs again in a new attempt directory; only
+the files named by the attempt whose result reached the client are used, so a retried
+task never adds its rows twice. After an error or Ctrl-C nothing is committed and
+``DIR`` is left as it was.
 
 The staging directory sits beside the dataset: on a cluster, the dataset's directory
 must be on a file system every worker sees at the same path (docs/scale.md).
 """
-
 from __future__ import annotations
 
 import os
 import shutil
 import uuid
+import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,16 +35,17 @@ from operator import itemgetter
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .datasets import (
     DEFAULT_BATCH_ROWS,
+    ROW_GROUP_ROWS,
     SCHEMAS,
     DatasetError,
     DatasetWriter,
     IngestResult,
     Row,
-    merge_parquet,
     replay_rows,
 )
 from .diagnostics import Diagnostic
@@ -49,30 +56,51 @@ from .progress import progress_bar
 
 @dataclass(frozen=True, slots=True)
 class Part:
-    """One Parquet file written by a task: rows of one table, all of one player."""
+    """One Parquet file written by a task: rows of one table, of the players of one hash
+    ``bucket`` (staged by an ingest task), or all of one ``player`` (merged)."""
 
     table: str
     player: str | None
     path: str
     rows: int
+    bucket: int = -1
+
+
+BUCKET_BYTES = 128 << 20
+"""Input bytes per hash bucket of players: a merge task holds one bucket's rows of one
+table in memory (some 1.5 million rows)."""
+
+
+def bucket_of(player: str | None, buckets: int) -> int:
+    """The hash bucket of ``player``'s rows (stable across processes and machines)."""
+    if player is None:
+        return 0
+    return zlib.crc32(player.encode("utf-8", "surrogatepass")) % buckets
 
 
 class PartWriter:
-    """A task's rows, buffered per table and player and written as Parquet parts into
-    ``folder`` (which must not exist; its parent must)."""
+    """A task's rows, buffered per table and bucket of players and written as Parquet parts
+    into ``folder`` (which must not exist; its parent must)."""
 
-    def __init__(self, folder: Path, batch_rows: int = DEFAULT_BATCH_ROWS) -> None:
+    def __init__(self, folder: Path, buckets: int, batch_rows: int = DEFAULT_BATCH_ROWS) -> None:
         folder.mkdir()  # not parents: a task that outlives its run finds no staging
         self.folder = folder
+        self.buckets = buckets
         self.batch_rows = max(1, batch_rows)
         self.parts: list[Part] = []
-        self._buffers: dict[tuple[str, str | None], list[Row]] = {}
+        self._buffers: dict[tuple[str, int], list[Row]] = {}
+        self._bucket: dict[str | None, int] = {}
         self._buffered = 0
 
     def add(self, table: str, rows: Sequence[Row] | tuple[Row, ...]) -> None:
         buffers = self._buffers
+        known = self._bucket
         for row in rows:
-            key = (table, row["player"])
+            player = row["player"]
+            bucket = known.get(player)
+            if bucket is None:
+                bucket = known[player] = bucket_of(player, self.buckets)
+            key = (table, bucket)
             buffer = buffers.get(key)
             if buffer is None:
                 buffer = buffers[key] = []
@@ -84,8 +112,8 @@ class PartWriter:
                 if self._buffered <= self.batch_rows // 2:
                     break
 
-    def _write(self, key: tuple[str, str | None]) -> None:
-        table, player = key
+    def _write(self, key: tuple[str, int]) -> None:
+        table, bucket = key
         rows = self._buffers.pop(key)
         self._buffered -= len(rows)
         schema = SCHEMAS[table]
@@ -96,7 +124,7 @@ class PartWriter:
             schema=schema)
         path = self.folder / f"{len(self.parts):06d}.parquet"
         pq.write_table(data, path, compression="zstd")
-        self.parts.append(Part(table, player, str(path), len(rows)))
+        self.parts.append(Part(table, None, str(path), len(rows), bucket))
 
     def close(self) -> list[Part]:
         """Write what is buffered; the parts written, in order."""
@@ -105,12 +133,13 @@ class PartWriter:
         return self.parts
 
 
-def ingest_task(units: list[Unit], variants: frozenset[str], staging: str) -> list[UnitResult]:
+def ingest_task(units: list[Unit], variants: frozenset[str], staging: str,
+                buckets: int) -> list[UnitResult]:
     """Worker: replay ``units`` and write their rows as parts of a new attempt directory
     in ``staging``; the parts go with the last unit's result."""
     first = units[0]
     key = f"{first.index:08d}-{first.part:05d}-{uuid.uuid4().hex[:12]}"
-    writer = PartWriter(Path(staging) / key)
+    writer = PartWriter(Path(staging) / key, buckets)
     results = []
     for u in units:
         found: list[Diagnostic] = []
@@ -125,40 +154,37 @@ def ingest_task(units: list[Unit], variants: frozenset[str], staging: str) -> li
     return results
 
 
-def compact_task(groups: list[list[Part]], staging: str) -> list[Part]:
-    """Worker: merge each group (the parts of one table and player) into one file in a new
-    attempt directory of ``staging``; the inputs are left for a retry."""
-    first = groups[0][0]
-    folder = Path(staging) / f"compact-{Path(first.path).parent.name}-{uuid.uuid4().hex[:12]}"
+def split_task(parts: list[Part], staging: str) -> list[Part]:
+    """Worker: the rows of ``parts`` (one table, one bucket, in input order) as one file per
+    player, in a new attempt directory of ``staging``; the inputs are left for a retry."""
+    first = parts[0]
+    folder = Path(staging) / f"players-{first.table}-{first.bucket:05d}-{uuid.uuid4().hex[:12]}"
     folder.mkdir()
-    merged = []
-    for i, group in enumerate(groups):
-        table, player = group[0].table, group[0].player
-        dest = folder / f"{i:06d}.parquet"
-        rows = merge_parquet([Path(p.path) for p in group], dest, SCHEMAS[table])
-        merged.append(Part(table, player, str(dest), rows))
-    return merged
+    schema = SCHEMAS[first.table]
+    rows = pa.concat_tables([pq.read_table(p.path, schema=schema) for p in parts])
+    order = pc.sort_indices(rows, sort_keys=[("player", "ascending")])
+    rows = rows.take(order)  # sort_indices is stable: each player's rows keep their order
+    players = rows.column("player").to_pylist()
+    out: list[Part] = []
+    start = 0
+    for end in range(1, len(players) + 1):
+        if end == len(players) or players[end] != players[start]:
+            path = folder / f"{len(out):06d}.parquet"
+            pq.write_table(rows.slice(start, end - start), path, compression="zstd",
+                           row_group_size=ROW_GROUP_ROWS)
+            out.append(Part(first.table, players[start], str(path), end - start))
+            start = end
+    return out
 
 
-def compact_parts(parts: list[Part], staging: Path, on: Backend,
-                  per_task: int = 2000) -> list[Part]:
-    """The parts, those of one table and player merged into one file by tasks on ``on``
-    (so that the client does not read every part again at commit)."""
-    groups: dict[tuple[str, str | None], list[Part]] = {}
+def players_parts(parts: list[Part], staging: Path, on: Backend) -> list[Part]:
+    """The staged parts regrouped as one file per table and player, by tasks on ``on`` (one
+    per table and bucket), so that the client does not read the rows again."""
+    groups: dict[tuple[str, int], list[Part]] = {}
     for part in parts:
-        groups.setdefault((part.table, part.player), []).append(part)
-    single = [g[0] for g in groups.values() if len(g) == 1]
-    several = [g for g in groups.values() if len(g) > 1]
-    chunks: list[list[list[Part]]] = [[]]
-    held = 0
-    for group in several:
-        if held >= per_task:
-            chunks.append([])
-            held = 0
-        chunks[-1].append(group)
-        held += len(group)
-    futures = [on.submit(compact_task, chunk, str(staging)) for chunk in chunks if chunk]
-    merged = list(single)
+        groups.setdefault((part.table, part.bucket), []).append(part)
+    futures = [on.submit(split_task, group, str(staging)) for group in groups.values()]
+    merged: list[Part] = []
     try:
         for future in futures:
             try:
@@ -166,7 +192,7 @@ def compact_parts(parts: list[Part], staging: Path, on: Backend,
             except KeyboardInterrupt:
                 raise
             except Exception as e:  # noqa: BLE001 - a task's own failure, for the user
-                raise DriverError(f"a task compacting the dataset failed: {describe(e)}") \
+                raise DriverError(f"a task writing the players' files failed: {describe(e)}") \
                     from None
     finally:
         for future in futures:
@@ -203,10 +229,12 @@ def ingest_staged(
         except OSError as e:
             raise DatasetError(f"{out}: cannot write the dataset: {e}") from None
         tasks = plan(list(files), on.workers, task_bytes=task_bytes)
+        size = sum(u.size for t in tasks for u in t)
+        buckets = min(1024, max(2 * on.workers, -(-size // BUCKET_BYTES)))
         with progress_bar(show_progress) as bar:
-            task = bar.add_task(f"ingesting ({on.workers} workers)",
-                                total=sum(u.size for t in tasks for u in t))
-            for done in run(tasks, ingest_task, (variants, str(staging)), on, report=report,
+            task = bar.add_task(f"ingesting ({on.workers} workers)", total=size)
+            for done in run(tasks, ingest_task, (variants, str(staging), buckets), on,
+                            report=report,
                             on_bytes=lambda n: bar.advance(task, n)):
                 stats = done.stats
                 if isinstance(stats, LogError):
@@ -220,7 +248,7 @@ def ingest_staged(
         if result.errors:
             writer.abort()
             return result
-        parts = compact_parts(parts, staging, on)
+        parts = players_parts(parts, staging, on)
         try:
             for part in parts:
                 writer.add_file(part.table, part.player, Path(part.path), part.rows)
