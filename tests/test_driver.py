@@ -188,3 +188,37 @@ def test_scheduler_address_is_checked() -> None:
     result = runner.invoke(app, ["check", str(SAMPLES), "--scheduler", "somewhere"])
     assert result.exit_code == 2
     assert "tcp://HOST:8786" in result.stderr
+
+
+def test_ingest_jobs_rows_are_the_serial_rows(logs: dict[str, Path], tmp_path: Path) -> None:
+    from tichu_analyze.datasets import TABLES, scan
+
+    args = ["ingest", "-q", str(SAMPLES), str(logs["late"])]
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert runner.invoke(app, [*args, "-o", str(one)]).exit_code == 0
+    result = runner.invoke(app, [*args, "-o", str(two), "--jobs", "2"])
+    assert result.exit_code == 0, result.stderr
+    for table in TABLES:
+        a, b = (sorted(map(repr, scan(d, table).collect().iter_rows())) for d in (one, two))
+        assert a == b and a
+    files = [f.parent for f in two.rglob("*.parquet")]
+    assert len(files) == len(set(files))  # one file per table and player
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one", "two"]
+
+
+@pytest.mark.parametrize("name", ["clean", "late"])
+def test_ingest_of_byte_ranges_has_the_serial_rows(logs: dict[str, Path], tmp_path: Path,
+                                                   name: str) -> None:
+    from tichu_analyze.datasets import TABLES, ingest, scan
+    from tichu_analyze.staging import ingest_staged
+
+    ingest([logs[name]], tmp_path / "one")
+    on = ProcessBackend(2)
+    try:
+        ingest_staged([logs[name]], tmp_path / "two", on, task_bytes=3000, split_bytes=3000)
+    finally:
+        on.close()
+    for table in TABLES:
+        a, b = (sorted(map(repr, scan(tmp_path / d, table).collect().iter_rows()))
+                for d in ("one", "two"))
+        assert a == b

@@ -49,7 +49,7 @@ from .datasets import (
     replay_rows,
 )
 from .diagnostics import Diagnostic
-from .driver import Backend, DriverError, Unit, UnitResult, describe, plan, run
+from .driver import SPLIT_BYTES, Backend, DriverError, Unit, UnitResult, describe, plan, run
 from .logfile import FileStats, LogError
 from .progress import progress_bar
 
@@ -210,6 +210,7 @@ def ingest_staged(
     show_progress: bool = False,
     variants: frozenset[str] = frozenset(),
     task_bytes: int | None = None,
+    split_bytes: int = SPLIT_BYTES,
 ) -> IngestResult:
     """:func:`tichu_analyze.datasets.ingest` with the replay done by tasks on ``on``.
 
@@ -228,7 +229,7 @@ def ingest_staged(
             staging.mkdir()
         except OSError as e:
             raise DatasetError(f"{out}: cannot write the dataset: {e}") from None
-        tasks = plan(list(files), on.workers, task_bytes=task_bytes)
+        tasks = plan(list(files), on.workers, task_bytes=task_bytes, split_bytes=split_bytes)
         size = sum(u.size for t in tasks for u in t)
         buckets = min(1024, max(2 * on.workers, -(-size // BUCKET_BYTES)))
         with progress_bar(show_progress) as bar:
