@@ -1101,7 +1101,7 @@ class _WriteFailed(Exception):
 
 
 @contextlib.contextmanager
-def _fewer_full_collections() -> Iterator[None]:
+def fewer_full_collections() -> Iterator[None]:
     """The buffered rows are many long-lived objects that the garbage collector would scan
     again and again in full collections (a fifth of the run time); make those rarer while
     ingesting."""
@@ -1176,7 +1176,7 @@ def ingest(
                 writer.add("games", game_rows(rec, getattr(rec, "file", None) or current[0]))
 
     try:
-        with _fewer_full_collections(), writer:
+        with fewer_full_collections(), writer:
             replayed = progress_over(list(files), on_diagnostic, show=show_progress,
                                      trace=True, on_round=on_round, on_game=on_game,
                                      variants=variants)

@@ -313,6 +313,10 @@ class DaskBackend:
         except (OSError, TimeoutError, ValueError) as e:
             self.close()
             raise DriverError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
+        except RuntimeError as e:  # e.g. worker processes started from an unguarded script
+            self.close()
+            raise DriverError(f"cannot start the Dask cluster ({describe(e)}); a script that "
+                              "starts one must do it under if __name__ == '__main__'") from None
         self.dashboard = _dashboard(self._client)
         self.workers = self._check_workers(scheduler, timeout)
 

@@ -46,6 +46,7 @@ from .datasets import (
     DatasetWriter,
     IngestResult,
     Row,
+    fewer_full_collections,
     replay_rows,
 )
 from .diagnostics import Diagnostic
@@ -140,6 +141,14 @@ def ingest_task(units: list[Unit], variants: frozenset[str], staging: str,
     first = units[0]
     key = f"{first.index:08d}-{first.part:05d}-{uuid.uuid4().hex[:12]}"
     writer = PartWriter(Path(staging) / key, buckets)
+    with fewer_full_collections():
+        results = _replay_units(units, variants, writer)
+    results[-1].parts = list(writer.close())
+    return results
+
+
+def _replay_units(units: list[Unit], variants: frozenset[str],
+                  writer: PartWriter) -> list[UnitResult]:
     results = []
     for u in units:
         found: list[Diagnostic] = []
@@ -150,7 +159,6 @@ def ingest_task(units: list[Unit], variants: frozenset[str], staging: str,
         except LogError as e:
             stats = e
         results.append(UnitResult(stats, found))
-    results[-1].parts = list(writer.close())
     return results
 
 
