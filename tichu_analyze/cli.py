@@ -93,7 +93,7 @@ def _variants(names: list[str] | None) -> frozenset[str]:
 SchedulerOption = Annotated[
     str | None,
     typer.Option("--scheduler", help="Run on Dask (needs the dask extra: pip install "
-                 "'tichu-analyze[dask]'): 'local' starts an embedded cluster of --jobs worker "
+                 "'tichu-analyze\\[dask]'): 'local' starts an embedded cluster of --jobs worker "
                  "processes; tcp://HOST:PORT uses the running cluster whose scheduler is there. "
                  "Results are those of a serial run (docs/scale.md).", show_default=False),
 ]
