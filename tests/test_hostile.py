@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tichu_analyze import cli, logfile
+from tichu_analyze import driver, logfile
 from tichu_analyze.atomicfile import atomic_writer, write_atomic
 from tichu_analyze.cli import app
 from tichu_analyze.logfile import check_file, replay_file
@@ -287,7 +287,7 @@ def test_convert_exits_2_and_counts_when_an_input_is_unreadable(
             raise OSError(errno.EIO, "Input/output error", str(path))
         return real(path, *args, **kwargs)  # type: ignore[call-overload]
 
-    monkeypatch.setattr(cli, "open", failing, raising=False)
+    monkeypatch.setattr(driver, "open", failing, raising=False)
     code, _, err = run("convert", str(tmp_path), "-o", str(tmp_path / "out.jsonl"))
     assert code == 2
     assert "b.tch: cannot read" in err

@@ -346,3 +346,11 @@ def test_bots_exercise_every_feature(run: tuple[list[Event], Counter[str]]) -> N
     ):  # fmt: skip
         assert stats[feature] > 0, feature
     assert stats["games"] == GAMES and stats["games_capped"] == 0
+
+
+def test_players_are_drawn_from_a_pool() -> None:
+    starts = [e for e in simulate(30, 4, players=1000) if e["type"] == "game_start"]
+    names = {n for e in starts for n in e["players"]}  # type: ignore[union-attr]
+    assert len(names) > 100
+    assert all(n.startswith("player-") and len(n) == 12 for n in names)
+    assert list(simulate(2, 4)) == list(simulate(2, 4, players=None))

@@ -7,8 +7,8 @@ import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, closing, contextmanager
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
@@ -24,6 +24,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from . import __version__
 from .atomicfile import Guarded, OutputClosed, OutputError, atomic_writer, write_atomic
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
+from .driver import Backend, DriverError, backend
 from .logfile import LogError, find_logs
 from .output import (
     Format,
@@ -213,6 +214,20 @@ def _variants(names: list[str] | None) -> frozenset[str]:
         raise fail(str(e)) from None
 
 
+SchedulerOption = Annotated[
+    str | None,
+    typer.Option("--scheduler", help="Run on Dask (needs the dask extra: pip install "
+                 "'tichu-analyze\\[dask]'): 'local' starts an embedded cluster of --jobs worker "
+                 "processes; tcp://HOST:PORT uses the running cluster whose scheduler is there. "
+                 "Results are those of a serial run (docs/scale.md).", show_default=False),
+]
+
+
+def _notice(quiet: bool) -> Callable[[str], None] | None:
+    """Where the driver's notes go (the Dask dashboard's address): stderr, unless quiet."""
+    return None if quiet else lambda text: err.print(text, highlight=False, markup=False)
+
+
 def _codes_option(values: list[str] | None, option: str) -> list[str]:
     prefixes = [p.strip().upper() for v in values or [] for p in v.split(",") if p.strip()]
     for p in prefixes:
@@ -356,6 +371,7 @@ def check(
         bool, typer.Option("--show-settings", help="Print the settings in force and where "
                            "each comes from, then exit.", rich_help_panel="Configuration")
     ] = False,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Check every move of the logs against the rules and report each violation.
 
@@ -459,7 +475,9 @@ def check(
         with outputs:
             workers = settings.jobs or os.cpu_count() or 1
             for path, stats_or_error in progress_over(files, report, show=not quiet,
-                                                      jobs=workers, variants=variants):
+                                                      jobs=workers, variants=variants,
+                                                      scheduler=scheduler,
+                                                      notice=_notice(quiet)):
                 if pending:
                     flush_pending(path)
                 if isinstance(stats_or_error, LogError):
@@ -479,6 +497,8 @@ def check(
                 out.write(json_text(json.dumps(as_sarif(kept), indent=2, ensure_ascii=False)))
                 out.write("\n")
             out.flush()
+    except DriverError as e:
+        raise fail(str(e)) from None
     except OutputClosed:
         # the reader has all it wanted (... | head): stop quietly, like other Unix tools
         _quiet_stop()
@@ -583,13 +603,18 @@ def simulate(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the "
                                       "same file, byte for byte.")] = 0,
+    players: Annotated[
+        int | None, typer.Option("--players", min=4, help="Draw each game's four players from "
+                                 "a pool of this many (player-00001, ...), as in an archive "
+                                 "with many players.", show_default=False),
+    ] = None,
 ) -> None:
     """Write simulated games played by seeded bots, as a format-1 log."""
     from .logfile import write_log
     from .simulate import simulate as run
 
     try:
-        write_log(run(games, seed), output)
+        write_log(run(games, seed, players=players), output)
     except OutputError as e:
         raise fail(str(e)) from None
     err.print(f"wrote {_plural(games, 'game')} to {output}", highlight=False)
@@ -617,6 +642,11 @@ def ingest(
                            "content already in the dataset, or their path given twice (by "
                            "default they are skipped, with a note).")
     ] = False,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per CPU "
+                          "core); the dataset holds the same rows.")
+    ] = 1,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Replay the logs and write Parquet datasets partitioned by player.
 
@@ -643,12 +673,21 @@ def ingest(
 
     try:
         with sigterm_as_interrupt():
-            result = write_datasets(files, out, append=append, report=report,
-                                    show_progress=not quiet, variants=variants, force=force,
-                                    on_wait=lambda: err.print(
-                                        f"waiting: another ingest is writing {clean(out)}",
-                                        highlight=False, markup=False))
-    except DatasetError as e:
+            workers = jobs or os.cpu_count() or 1
+            wait = lambda: err.print(f"waiting: another ingest is writing {clean(out)}",  # noqa: E731
+                                     highlight=False, markup=False)
+            if scheduler is None and workers == 1:
+                result = write_datasets(files, out, append=append, report=report,
+                                        show_progress=not quiet, variants=variants,
+                                        force=force, on_wait=wait)
+            else:
+                from .staging import ingest_staged
+
+                with closing(backend(workers, scheduler, _notice(quiet))) as on:
+                    result = ingest_staged(files, out, on, append=append, report=report,
+                                           show_progress=not quiet, variants=variants,
+                                           force=force, on_wait=wait)
+    except (DatasetError, DriverError) as e:
         raise fail(str(e)) from None
     except KeyboardInterrupt:
         err.print(f"interrupted: {out} is left as it was", highlight=False, markup=False)
@@ -998,6 +1037,11 @@ def convert(
                      "or .jsonl.zst); each .tch file becomes one game, its id the file name.",
                      metavar="FILE"),
     ],
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per CPU "
+                          "core); the output is the same.")
+    ] = 1,
+    scheduler: SchedulerOption = None,
 ) -> None:
     """Convert Brettspielwelt .tch logs into one format-1 JSON-lines log.
 
@@ -1008,8 +1052,8 @@ def convert(
     their round is left out. 'check' and the other commands also read .tch
     files directly, with diagnostics pointing at the .tch lines.
     """
-    from .bsw import Unreadable, event_dict, read_tch
-    from .logfile import is_tch, tch_game_id, write_log
+    from .driver import convert_task, plan, run
+    from .logfile import is_tch, write_lines
 
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]
@@ -1021,28 +1065,24 @@ def convert(
     unreadable = 0
     games = 0
 
-    def events() -> Iterator[dict[str, object]]:
+    def lines(on: Backend) -> Iterator[bytes]:
         nonlocal problems, unreadable, games
-        for path in files:
-            try:
-                with open(path, "rb") as tch:
-                    for line, item in read_tch(tch, tch_game_id(path)):
-                        if isinstance(item, Unreadable):
-                            problems += 1
-                            err.print(f"{clean(path)}:{line}: not understood: "
-                                      f"{clean(item.message)}", highlight=False, markup=False)
-                        else:
-                            yield event_dict(item)
-            except OSError as e:
+        for done in run(plan(files, on.workers), convert_task, (), on):
+            if isinstance(done.stats, LogError):
                 unreadable += 1
-                err.print(f"[bold red]error:[/] "
-                          f"{escape(clean(f'{path}: cannot read: {e.strerror or e}'))}",
-                          highlight=False)
+                err.print(f"[bold red]error:[/] {escape(clean(done.stats))}", highlight=False)
                 continue
             games += 1
+            for note in done.notes:
+                problems += 1
+                err.print(note, highlight=False, markup=False)
+            yield from done.lines
 
     try:
-        n = write_log(events(), output)
+        with closing(backend(jobs or os.cpu_count() or 1, scheduler, _notice(False))) as on:
+            n = write_lines(lines(on), output)
+    except DriverError as e:
+        raise fail(str(e)) from None
     except OutputError as e:
         raise fail(str(e)) from None
     found = len(files)

@@ -79,7 +79,7 @@ from .cards import (
 from .combos import Combo, Kind, bombs_in
 from .diagnostics import Diagnostic, Severity
 from .events import Pass, Play
-from .logfile import LogError
+from .logfile import FileStats, LogError, replay_file
 from .replay import STATUS_SCORED, GameRecord, RoundRecord
 
 if TYPE_CHECKING:
@@ -1056,6 +1056,19 @@ class DatasetWriter:
         self._writers[key] = writer
         return writer
 
+    def add_file(self, table: str, player: str | None, path: Path, rows: int) -> None:
+        """Move a finished Parquet file of ``table`` whose ``rows`` rows are all
+        ``player``'s into the dataset (a part written by a worker:
+        :mod:`tichu_analyze.staging`). It must be on the dataset's file system."""
+        if not self.active:
+            raise RuntimeError("the dataset writer is not open")
+        assert self._tmp is not None
+        folder = self._tmp / table / f"player={self._names.dir_for(player)}"
+        folder.mkdir(parents=True, exist_ok=True)
+        self.files += 1
+        os.replace(path, folder / f"part-{self._run}-{self.files:05d}.parquet")
+        self.rows[table] += rows
+
     # -- the end
 
     def commit(self) -> None:
@@ -1067,6 +1080,7 @@ class DatasetWriter:
             self._flush()
             while self._writers:
                 self._writers.popitem(last=False)[1].close()
+            self.files += compact_partitions(self._tmp, self._run)
             for table in TABLES:
                 tdir = self._tmp / table
                 if not any(tdir.rglob("*.parquet")):
@@ -1179,6 +1193,64 @@ def _remove_leftovers(dest: Path) -> None:
             shutil.rmtree(entry.path, ignore_errors=True)
 
 
+COMPACT_FILES = 4
+"""A partition holding more files than this is compacted into one at commit."""
+
+ROW_GROUP_ROWS = 1 << 17
+"""Rows per row group in compacted files."""
+
+
+def compact_partitions(root: Path, run: str, *, most: int = COMPACT_FILES,
+                       row_group_rows: int = ROW_GROUP_ROWS) -> int:
+    """Compact the player partitions of the dataset being written in ``root``: the files
+    written by ``run`` become one file per partition, and a partition holding more than
+    ``most`` files (after appends) becomes one file; rows keep their order. Returns the
+    change in the number of files (zero or negative)."""
+    change = 0
+    for table in TABLES:
+        tdir = root / table
+        if not tdir.is_dir():
+            continue
+        for folder in sorted(tdir.iterdir()):
+            files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+            new = [f for f in files if f.name.startswith(f"part-{run}-")]
+            merge = files if len(files) > most else new
+            if len(merge) > 1:
+                merge_parquet(merge, folder / f"part-{run}-c.parquet", SCHEMAS[table],
+                              row_group_rows)
+                for f in merge:
+                    f.unlink()
+                change -= len(merge) - 1
+    return change
+
+
+def merge_parquet(files: Sequence[Path], dest: Path, schema: pa.Schema,
+                  row_group_rows: int = ROW_GROUP_ROWS) -> int:
+    """Write the rows of ``files`` into ``dest`` (in row groups of ``row_group_rows``,
+    holding one row group in memory; ``dest`` appears when complete); the rows written."""
+    rows = 0
+    tmp = dest.with_name(dest.name + ".tmp")
+    pending: list[pa.Table] = []
+    held = 0
+    with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+        for f in files:
+            source = pq.ParquetFile(f)
+            for i in range(source.num_row_groups):
+                group = source.read_row_group(i)
+                rows += group.num_rows
+                pending.append(group)
+                held += group.num_rows
+                if held >= row_group_rows:
+                    writer.write_table(pa.concat_tables(pending).cast(schema),
+                                       row_group_size=row_group_rows)
+                    pending, held = [], 0
+        if pending:
+            writer.write_table(pa.concat_tables(pending).cast(schema),
+                               row_group_size=row_group_rows)
+    os.replace(tmp, dest)
+    return rows
+
+
 def _replace(tmp: Path, dest: Path) -> None:
     """Put the directory ``tmp`` in the place of ``dest``; afterwards ``tmp`` holds the old
     ``dest`` or no longer exists."""
@@ -1210,7 +1282,7 @@ class _WriteFailed(Exception):
 
 
 @contextlib.contextmanager
-def _fewer_full_collections() -> Iterator[None]:
+def fewer_full_collections() -> Iterator[None]:
     """The buffered rows are many long-lived objects that the garbage collector would scan
     again and again in full collections (a fifth of the run time); make those rarer while
     ingesting."""
@@ -1295,7 +1367,7 @@ def ingest(
                 writer.add("games", game_rows(rec, getattr(rec, "file", None) or current[0]))
 
     try:
-        with _fewer_full_collections(), writer:
+        with fewer_full_collections(), writer:
             files, result.skipped = writer.new_logs(files, force)
             if not files:
                 writer.abort()  # nothing new: the dataset is left as it was
@@ -1324,6 +1396,44 @@ def ingest(
     if result.written:
         result.rows = Counter(writer.rows)
     return result
+
+
+def replay_rows(
+    path: Path,
+    name: str,
+    add: Callable[[str, Sequence[Row]], None],
+    *,
+    report: Callable[[Diagnostic], None] | None = None,
+    variants: frozenset[str] = frozenset(),
+    start: int = 0,
+    end: int | None = None,
+    first_line: int = 1,
+) -> FileStats:
+    """Replay one work unit (a file, or a byte range of one: :func:`~tichu_analyze.logfile.\
+replay_file`) shown as ``name``, handing its rows to ``add(table, rows)``; ``report`` also
+    gets every diagnostic. :class:`LogError` when the file cannot be read."""
+
+    def on_diagnostic(diag: Diagnostic) -> None:
+        with _writing():
+            add("violations", (violation_row(diag),))
+        if report is not None:
+            report(diag)
+
+    def on_round(rec: RoundRecord) -> None:
+        with _writing():
+            add("plays", play_rows(rec, name))
+            add("rounds", round_rows(rec, name))
+
+    def on_game(rec: GameRecord) -> None:
+        with _writing():
+            add("games", game_rows(rec, name))
+
+    try:
+        return replay_file(path, on_diagnostic, trace=True, on_round=on_round, on_game=on_game,
+                           display=name, variants=variants, start=start, end=end,
+                           first_line=first_line)
+    except _WriteFailed as failure:
+        raise failure.error from None
 
 
 @contextlib.contextmanager

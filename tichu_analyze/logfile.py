@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import msgspec
 from zstandard import ZstdError as _ZstdError
@@ -50,6 +50,10 @@ class FileStats:
     events: int = 0
     games: int = 0
     rounds: int = 0
+    open_games: int = 0
+    """Games started and not ended when the input (or its byte range) ran out."""
+    game_ids: tuple[str, ...] = ()
+    """The ids of the games started, for a byte range only (empty otherwise)."""
 
 
 def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -152,24 +156,26 @@ def _friendly(msg: str) -> str:
 
 
 def replay_lines(lines: Iterable[bytes], replay: Replay,
-                 tick: Callable[[], None] | None = None) -> int:
-    """Feed JSON lines to ``replay``; returns the number of lines read.
+                 tick: Callable[[], None] | None = None, first_line: int = 1) -> int:
+    """Feed JSON lines to ``replay``, numbered from ``first_line``; returns the number of
+    the last line read (``first_line - 1`` when there is none).
 
     ``tick`` is called every 65,536 lines (for a progress bar)."""
-    n = 0
+    n = first_line - 1
     blank = 0
-    for n, raw in enumerate(lines, 1):  # noqa: B007 - n is the last line number
+    for n, raw in enumerate(lines, first_line):  # noqa: B007 - n is the last line number
         if tick is not None and not n & 0xFFFF:
             tick()
         if not _replay_line(n, raw, replay):
             blank += 1
-    replay.events += n - blank
+    replay.events += n - first_line + 1 - blank
     return n
 
 
 def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None = None,
-                  stop_after_game: str | None = None) -> int:
-    """Feed the JSON lines read from ``f`` to ``replay``; returns the number of lines read.
+                  stop_after_game: str | None = None, first_line: int = 1) -> int:
+    """Feed the JSON lines read from ``f`` to ``replay``, numbered from ``first_line``;
+    returns the number of the last line read (``first_line - 1`` when there is none).
 
     Memory stays bounded whatever the input: the stream is read in blocks, and a line
     longer than :data:`MAX_LINE_BYTES` (its newline not counted) is reported as L001
@@ -183,12 +189,12 @@ def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None 
     feed = replay.feed
     cap = MAX_LINE_BYTES
     size = min(_BLOCK, cap)  # so only a line begun in an earlier block can be too long
-    n = 0
+    n = first_line - 1
     blank = 0
     carry = b""  # the start of a line whose end is in the next block
     skipped = 0  # bytes of an overlong line read so far (0: none)
     block = read(size)
-    if block.startswith(_BOM):
+    if first_line == 1 and block.startswith(_BOM):
         block = block[len(_BOM):]
     while block:
         if skipped:
@@ -240,7 +246,7 @@ def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None 
             n += 1
             if not _replay_line(n, carry, replay):
                 blank += 1
-    replay.events += n - blank
+    replay.events += n - first_line + 1 - blank
     return n
 
 
@@ -284,6 +290,23 @@ def _exchange_twice(n: int, raw: bytes, ev: Exchange, replay: Replay) -> bool:
                            ev.seat, "exchange")
             return True
     return False
+
+
+class _Range:
+    """The bytes of a file from ``start`` (a line start) to ``end``, read like a file."""
+
+    def __init__(self, f: IO[bytes], start: int, end: int) -> None:
+        f.seek(start)
+        self._f = f
+        self._left = end - start
+
+    def read(self, size: int = -1) -> bytes:
+        if self._left <= 0:
+            return b""
+        want = self._left if size < 0 else min(size, self._left)
+        data = self._f.read(want)
+        self._left -= len(data)
+        return data
 
 
 def _repeated_key(raw: bytes) -> str | None:
@@ -334,12 +357,18 @@ def replay_file(
     progress: Callable[[int], None] | None = None,
     variants: frozenset[str] = frozenset(),
     stop_after_game: str | None = None,
+    start: int = 0,
+    end: int | None = None,
+    first_line: int = 1,
 ) -> FileStats:
     """Replay every game of one log file, reporting diagnostics as they are found.
 
     ``progress``, if given, is called now and then with the number of bytes of
     the file (compressed bytes for a compressed file) read so far.
     ``stop_after_game``: stop reading a JSON-lines log once that game has ended.
+    ``start``, ``end`` and ``first_line`` replay only the lines of an uncompressed
+    JSON-lines file between two byte offsets (``start`` at a line start, which is
+    line ``first_line``): a work unit of a log split at game boundaries.
     Raises :class:`LogError` when the file cannot be read.
     """
     name = display or str(path)
@@ -358,14 +387,20 @@ def replay_file(
             raise LogError(f"{name}: cannot read: {e}") from e
         with raw, _decompressed(path, raw) as f:
             tick = None if progress is None else (lambda: progress(raw.tell()))
+            stream: Any = f
+            if start or end is not None:
+                stream = _Range(f, start, end if end is not None else 1 << 62)
             try:
-                last = replay_stream(f, replay, tick, stop_after_game)
+                last = replay_stream(stream, replay, tick, stop_after_game, first_line)
             except (OSError, EOFError, zlib.error, _ZstdError) as e:
                 # reading or decompressing failed (the replay's callbacks raise
                 # nothing of these: the dataset writer carries its own errors)
                 raise LogError(f"{name}: cannot read: {e}") from e
+    still_open = sum(1 for game in replay.games.values() if not game.ended)
     replay.finish(last)
-    return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
+    ids = tuple(replay.games) if start or end is not None else ()
+    return FileStats(name, last, replay.events, len(replay.games), replay.rounds, still_open,
+                     ids)
 
 
 
@@ -395,6 +430,17 @@ def write_log(events: Iterable[dict[str, object]], path: str | os.PathLike[str])
     (:func:`tichu_analyze.atomicfile.atomic_writer`; its errors are
     :class:`~tichu_analyze.atomicfile.OutputError`).
     """
+    return write_lines(map(event_line, events), path)
+
+
+def event_line(event: dict[str, object]) -> bytes:
+    """One event as the line :func:`write_log` writes for it."""
+    return json.dumps(event, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+
+
+def write_lines(lines: Iterable[bytes], path: str | os.PathLike[str]) -> int:
+    """Write ``lines`` (each ending in ``\\n``) to ``path`` as :func:`write_log` does
+    (compressed by the name, atomically); return how many were written."""
     n = 0
     with atomic_writer(path, binary=True) as raw:
         sink: IO[bytes]
@@ -406,9 +452,8 @@ def write_log(events: Iterable[dict[str, object]], path: str | os.PathLike[str])
             sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)  # type: ignore[assignment]
         else:
             sink = raw
-        for e in events:
-            sink.write(json.dumps(e, separators=(",", ":"), ensure_ascii=False).encode())
-            sink.write(b"\n")
+        for line in lines:
+            sink.write(line)
             n += 1
         if sink is not raw:
             sink.close()

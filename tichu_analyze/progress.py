@@ -17,6 +17,7 @@ from rich.progress import (
 )
 
 from .diagnostics import Diagnostic
+from .driver import Backend, backend, check_task, plan, run
 from .logfile import FileStats, LogError, replay_file
 from .replay import GameRecord, RoundRecord
 
@@ -31,19 +32,23 @@ def progress_over(
     on_game: Callable[[GameRecord], None] | None = None,
     jobs: int = 1,
     variants: frozenset[str] = frozenset(),
+    scheduler: str | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[Path, FileStats | LogError]]:
     """Replay each file in turn, with a progress bar (by bytes) on stderr when it is
     a terminal.
 
-    With ``jobs`` > 1 (and no trace), files are replayed by that many worker
-    processes; results still come back in file order.
+    With ``jobs`` > 1 or a Dask ``scheduler`` (and no trace), the files are cut into
+    work units run by :mod:`tichu_analyze.driver` (``jobs`` local processes, or Dask);
+    results still come back in file order, and diagnostics in the order of a serial run.
+    ``notice`` gets the driver's notes (the Dask dashboard's address).
     """
     show = show and sys.stderr.isatty()
     sizes = [_size(p) for p in files]
-    if jobs > 1 and not trace and len(files) > 1:
-        yield from _parallel(files, sizes, report, show, jobs, variants)
+    if not trace and (scheduler is not None or jobs > 1):
+        yield from _driven(files, sizes, report, show, variants, backend(jobs, scheduler, notice))
         return
-    with _bar(show) as bar:
+    with progress_bar(show) as bar:
         task = bar.add_task("replaying", total=sum(sizes))
         done = 0
         for path, size in zip(files, sizes, strict=True):
@@ -64,7 +69,8 @@ def progress_over(
             yield path, stats
 
 
-def _bar(show: bool) -> Progress:
+def progress_bar(show: bool) -> Progress:
+    """The progress bar (by bytes) of every command; shown only when ``show``."""
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -77,41 +83,23 @@ def _bar(show: bool) -> Progress:
     )
 
 
-def _check_one(
-    path: Path, variants: frozenset[str]
-) -> tuple[FileStats | LogError, list[Diagnostic]]:
-    """Worker: replay one file, collecting its diagnostics."""
-    found: list[Diagnostic] = []
-    try:
-        return replay_file(path, found.append, variants=variants), found
-    except LogError as e:
-        return e, found
 
-
-def _parallel(
+def _driven(
     files: list[Path],
     sizes: list[int],
     report: Callable[[Diagnostic], None],
     show: bool,
-    jobs: int,
     variants: frozenset[str],
+    on: Backend,
 ) -> Iterator[tuple[Path, FileStats | LogError]]:
-    from concurrent.futures import ProcessPoolExecutor
-    from functools import partial
-
-    chunk = max(1, min(64, len(files) // (jobs * 8)))
-    with _bar(show) as bar, ProcessPoolExecutor(max_workers=jobs) as pool:
-        task = bar.add_task(f"replaying ({jobs} processes)", total=sum(sizes))
-        results = pool.map(partial(_check_one, variants=variants), files, chunksize=chunk)
-        try:
-            for path, size, (stats, found) in zip(files, sizes, results, strict=True):
-                for d in found:
-                    report(d)
-                bar.advance(task, size)
-                yield path, stats
-        except BaseException:  # the reader stopped (a closed pipe, Ctrl-C): drop the rest
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    try:
+        with progress_bar(show) as progress:
+            task = progress.add_task(f"replaying ({on.workers} workers)", total=sum(sizes))
+            for result in run(plan(files, on.workers), check_task, (variants,), on,
+                              report=report, on_bytes=lambda n: progress.advance(task, n)):
+                yield result.path, result.stats
+    finally:
+        on.close()
 
 
 def _size(path: Path) -> int:

@@ -115,7 +115,8 @@ _DELAYS: dict[str, tuple[int, int]] = {
 }
 
 
-def simulate(games: int, seed: int, *, stats: Counter[str] | None = None) -> Iterator[Event]:
+def simulate(games: int, seed: int, *, stats: Counter[str] | None = None,
+             players: int | None = None) -> Iterator[Event]:
     """Play ``games`` games between bots and yield their format-1 log events.
 
     Game ids are ``"sim-<seed>-<n>"`` for n = 1..games; games follow one
@@ -123,13 +124,17 @@ def simulate(games: int, seed: int, *, stats: Counter[str] | None = None) -> Ite
     ``ts`` from a simulated clock that starts at ``START_TS``. If given,
     ``stats`` counts the rule features the bots exercised (out-of-turn bombs,
     wishes that bound a seat, Dog leads with the partner out, ...), keyed by
-    short names; it does not change the events.
+    short names; it does not change the events. ``players`` draws each game's four
+    names from a pool of that many (``player-00001``, ...) instead of :data:`PLAYERS`.
     """
+    if players is not None and players < 4:
+        raise ValueError("a pool of players needs at least 4 names")
+    pool = list(PLAYERS) if players is None else [f"player-{i:05d}" for i in range(1, players + 1)]
     rng = random.Random(seed)
     clock = _Clock(rng)
     counter: Counter[str] = stats if stats is not None else Counter()
     for n in range(1, games + 1):
-        yield from _game(rng, clock, counter, f"sim-{seed}-{n}", seed)
+        yield from _game(rng, clock, counter, f"sim-{seed}-{n}", seed, pool)
 
 
 class _Clock:
@@ -146,9 +151,10 @@ class _Clock:
 
 
 def _game(
-    rng: random.Random, clock: _Clock, stats: Counter[str], game: str, seed: int
+    rng: random.Random, clock: _Clock, stats: Counter[str], game: str, seed: int,
+    pool: list[str],
 ) -> Iterator[Event]:
-    players = rng.sample(PLAYERS, 4)
+    players = rng.sample(pool, 4)
     yield {
         "type": "game_start",
         "game": game,

@@ -1,0 +1,54 @@
+"""The dataset layout stays compact: one file per player partition after an ingest,
+at most a few after appends, with the same rows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pyarrow.parquet as pq
+from typer.testing import CliRunner
+
+from tichu_analyze.cli import app
+from tichu_analyze.datasets import COMPACT_FILES, SCHEMAS, DatasetWriter, scan
+from tichu_analyze.logfile import write_log
+from tichu_analyze.simulate import simulate
+
+runner = CliRunner()
+
+
+def _files_per_partition(dataset: Path) -> Counter[Path]:
+    return Counter(f.parent for f in dataset.rglob("*.parquet"))
+
+
+def test_many_players_many_flushes_one_file_per_partition(tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    # tiny buffers and few open files: every partition is written in many pieces
+    with DatasetWriter(out, batch_rows=50, max_open_files=3) as writer:
+        for table in ("plays", "games"):
+            rows = [{"player": f"p{i % 7}", **dict.fromkeys(
+                (c for c in SCHEMAS[table].names if c != "player"), None)} for i in range(700)]
+            writer.add(table, rows)
+    counts = _files_per_partition(out)
+    assert counts and max(counts.values()) == 1
+    plays = scan(out, "plays").collect()
+    assert plays.height == 700 and plays["player"].value_counts().height == 7
+    [group_rows] = {pq.ParquetFile(f).metadata.num_row_groups
+                    for f in (out / "plays").rglob("*.parquet")}
+    assert group_rows == 1  # the tiny row groups were merged
+
+
+def test_appends_keep_a_few_files_per_partition(tmp_path: Path) -> None:
+    log = tmp_path / "pool.jsonl"
+    write_log(simulate(4, 2, players=12), log)
+    out = tmp_path / "ds"
+    for i in range(COMPACT_FILES + 2):
+        args = ["ingest", "-q", str(log), "-o", str(out)] + (["--append", "--force"] if i else [])
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.stderr
+        assert max(_files_per_partition(out).values()) <= COMPACT_FILES
+    single = tmp_path / "one"
+    assert runner.invoke(app, ["ingest", "-q", str(log), "-o", str(single)]).exit_code == 0
+    for table in ("plays", "rounds", "games"):
+        n = scan(single, table).collect().height
+        assert scan(out, table).collect().height == n * (COMPACT_FILES + 2)

@@ -1,0 +1,285 @@
+"""``ingest`` on many workers: tasks write Parquet parts into a staging directory beside
+the dataset; the client commits them in one step once every task has succeeded.
+
+1. Each ingest task (:func:`ingest_task`) replays its work units
+   (:mod:`tichu_analyze.driver`) and writes their rows into a directory of its own
+   attempt, ``.DIR.staging-<run>/<task>-<attempt>/``: per table, one file for each
+   hash bucket of players (:func:`bucket_of`; more for a task with many rows), and
+   returns the list of them.
+2. One task per table and bucket (:func:`split_task`) reads that bucket's parts and
+   writes one file per player, so that a partition gets one file whatever the number
+   of tasks, and neither the tasks nor the client open a file per player and task.
+3. The client moves the players' files into the dataset's temporary directory
+   (:meth:`~tichu_analyze.datasets.DatasetWriter.add_file`) and commits it: the
+   dataset is swapped into place in one step, as after a serial ingest; the staging
+   directory is then removed.
+
+A task whose worker dies, or that raises, runs again in a new attempt directory; only
+the files named by the attempt whose result reached the client are used, so a retried
+task never adds its rows twice. After an error or Ctrl-C nothing is committed and
+``DIR`` is left as it was.
+
+The staging directory sits beside the dataset: on a cluster, the dataset's directory
+must be on a file system every worker sees at the same path (docs/scale.md).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+import zlib
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from .datasets import (
+    DEFAULT_BATCH_ROWS,
+    ROW_GROUP_ROWS,
+    SCHEMAS,
+    DatasetError,
+    DatasetWriter,
+    IngestResult,
+    Row,
+    fewer_full_collections,
+    replay_rows,
+)
+from .diagnostics import Diagnostic
+from .driver import SPLIT_BYTES, Backend, DriverError, Unit, UnitResult, describe, plan, run
+from .logfile import FileStats, LogError
+from .progress import progress_bar
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One Parquet file written by a task: rows of one table, of the players of one hash
+    ``bucket`` (staged by an ingest task), or all of one ``player`` (merged)."""
+
+    table: str
+    player: str | None
+    path: str
+    rows: int
+    bucket: int = -1
+
+
+BUCKET_BYTES = 128 << 20
+"""Input bytes per hash bucket of players: a merge task holds one bucket's rows of one
+table in memory (some 1.5 million rows)."""
+
+
+def bucket_of(player: str | None, buckets: int) -> int:
+    """The hash bucket of ``player``'s rows (stable across processes and machines)."""
+    if player is None:
+        return 0
+    return zlib.crc32(player.encode("utf-8", "surrogatepass")) % buckets
+
+
+class PartWriter:
+    """A task's rows, buffered per table and bucket of players and written as Parquet parts
+    into ``folder`` (which must not exist; its parent must)."""
+
+    def __init__(self, folder: Path, buckets: int, batch_rows: int = DEFAULT_BATCH_ROWS) -> None:
+        folder.mkdir()  # not parents: a task that outlives its run finds no staging
+        self.folder = folder
+        self.buckets = buckets
+        self.batch_rows = max(1, batch_rows)
+        self.parts: list[Part] = []
+        self._buffers: dict[tuple[str, int], list[Row]] = {}
+        self._bucket: dict[str | None, int] = {}
+        self._buffered = 0
+
+    def add(self, table: str, rows: Sequence[Row] | tuple[Row, ...]) -> None:
+        buffers = self._buffers
+        known = self._bucket
+        for row in rows:
+            player = row["player"]
+            bucket = known.get(player)
+            if bucket is None:
+                bucket = known[player] = bucket_of(player, self.buckets)
+            key = (table, bucket)
+            buffer = buffers.get(key)
+            if buffer is None:
+                buffer = buffers[key] = []
+            buffer.append(row)
+        self._buffered += len(rows)
+        if self._buffered >= self.batch_rows:
+            for key in sorted(buffers, key=lambda k: -len(buffers[k])):
+                self._write(key)
+                if self._buffered <= self.batch_rows // 2:
+                    break
+
+    def _write(self, key: tuple[str, int]) -> None:
+        table, bucket = key
+        rows = self._buffers.pop(key)
+        self._buffered -= len(rows)
+        schema = SCHEMAS[table]
+        values = itemgetter(*schema.names)
+        columns = zip(*(values(r) for r in rows), strict=True)
+        data = pa.Table.from_arrays(
+            [pa.array(v, type=f.type) for v, f in zip(columns, schema, strict=True)],
+            schema=schema)
+        path = self.folder / f"{len(self.parts):06d}.parquet"
+        pq.write_table(data, path, compression="zstd")
+        self.parts.append(Part(table, None, str(path), len(rows), bucket))
+
+    def close(self) -> list[Part]:
+        """Write what is buffered; the parts written, in order."""
+        for key in list(self._buffers):
+            self._write(key)
+        return self.parts
+
+
+def ingest_task(units: list[Unit], variants: frozenset[str], staging: str,
+                buckets: int) -> list[UnitResult]:
+    """Worker: replay ``units`` and write their rows as parts of a new attempt directory
+    in ``staging``; the parts go with the last unit's result."""
+    first = units[0]
+    key = f"{first.index:08d}-{first.part:05d}-{uuid.uuid4().hex[:12]}"
+    writer = PartWriter(Path(staging) / key, buckets)
+    with fewer_full_collections():
+        results = _replay_units(units, variants, writer)
+    results[-1].parts = list(writer.close())
+    return results
+
+
+def _replay_units(units: list[Unit], variants: frozenset[str],
+                  writer: PartWriter) -> list[UnitResult]:
+    results = []
+    for u in units:
+        found: list[Diagnostic] = []
+        try:
+            stats: FileStats | LogError = replay_rows(
+                Path(u.path), u.name, writer.add, report=found.append, variants=variants,
+                start=u.start, end=u.end if u.ranged else None, first_line=u.first_line)
+        except LogError as e:
+            stats = e
+        results.append(UnitResult(stats, found))
+    return results
+
+
+def split_task(parts: list[Part], staging: str) -> list[Part]:
+    """Worker: the rows of ``parts`` (one table, one bucket, in input order) as one file per
+    player, in a new attempt directory of ``staging``; the inputs are left for a retry."""
+    first = parts[0]
+    folder = Path(staging) / f"players-{first.table}-{first.bucket:05d}-{uuid.uuid4().hex[:12]}"
+    folder.mkdir()
+    schema = SCHEMAS[first.table]
+    rows = pa.concat_tables([pq.read_table(p.path, schema=schema) for p in parts])
+    order = pc.sort_indices(rows, sort_keys=[("player", "ascending")])
+    rows = rows.take(order)  # sort_indices is stable: each player's rows keep their order
+    players = rows.column("player").to_pylist()
+    out: list[Part] = []
+    start = 0
+    for end in range(1, len(players) + 1):
+        if end == len(players) or players[end] != players[start]:
+            path = folder / f"{len(out):06d}.parquet"
+            pq.write_table(rows.slice(start, end - start), path, compression="zstd",
+                           row_group_size=ROW_GROUP_ROWS)
+            out.append(Part(first.table, players[start], str(path), end - start))
+            start = end
+    return out
+
+
+def players_parts(parts: list[Part], staging: Path, on: Backend) -> list[Part]:
+    """The staged parts regrouped as one file per table and player, by tasks on ``on`` (one
+    per table and bucket), so that the client does not read the rows again."""
+    groups: dict[tuple[str, int], list[Part]] = {}
+    for part in parts:
+        groups.setdefault((part.table, part.bucket), []).append(part)
+    futures = [on.submit(split_task, group, str(staging)) for group in groups.values()]
+    merged: list[Part] = []
+    try:
+        for future in futures:
+            try:
+                merged.extend(future.result())
+            except KeyboardInterrupt:
+                raise
+            except Exception as e:  # noqa: BLE001 - a task's own failure, for the user
+                raise DriverError(f"a task writing the players' files failed: {describe(e)}") \
+                    from None
+    finally:
+        for future in futures:
+            future.cancel()
+    return merged
+
+
+def ingest_staged(
+    files: Sequence[Path],
+    out: str | os.PathLike[str],
+    on: Backend,
+    *,
+    append: bool = False,
+    report: Callable[[Diagnostic], None] | None = None,
+    show_progress: bool = False,
+    variants: frozenset[str] = frozenset(),
+    task_bytes: int | None = None,
+    split_bytes: int = SPLIT_BYTES,
+    force: bool = False,
+    on_wait: Callable[[], None] | None = None,
+) -> IngestResult:
+    """:func:`tichu_analyze.datasets.ingest` with the replay done by tasks on ``on``.
+
+    The same dataset as a serial ingest (the same rows; files compacted per partition).
+    :class:`DatasetError` when ``out`` cannot be written, :class:`DriverError` when a task
+    failed (nothing is written then). ``force`` and ``on_wait`` as for the serial ingest
+    (logs the dataset already holds are skipped; another writer is waited for).
+    """
+    result = IngestResult()
+    writer = DatasetWriter(out, append=append, on_wait=on_wait)
+    writer.open()
+    try:
+        files, result.skipped = writer.new_logs(files, force)
+    except BaseException:
+        writer.abort()
+        raise
+    if not files:
+        writer.abort()  # nothing new: the dataset is left as it was
+        return result
+    dest = Path(out).resolve()
+    staging = dest.parent / f".{dest.name}.staging-{uuid.uuid4().hex[:12]}"
+    parts: list[Part] = []
+    try:
+        try:
+            staging.mkdir()
+        except OSError as e:
+            raise DatasetError(f"{out}: cannot write the dataset: {e}") from None
+        tasks = plan(list(files), on.workers, task_bytes=task_bytes, split_bytes=split_bytes)
+        size = sum(u.size for t in tasks for u in t)
+        buckets = min(1024, max(2 * on.workers, -(-size // BUCKET_BYTES)))
+        with progress_bar(show_progress) as bar:
+            task = bar.add_task(f"ingesting ({on.workers} workers)", total=size)
+            for done in run(tasks, ingest_task, (variants, str(staging), buckets), on,
+                            report=report,
+                            on_bytes=lambda n: bar.advance(task, n)):
+                stats = done.stats
+                if isinstance(stats, LogError):
+                    result.errors.append(stats)
+                    continue
+                result.totals["files"] += 1
+                result.totals["games"] += stats.games
+                result.totals["rounds"] += stats.rounds
+                result.totals["events"] += stats.events
+                parts.extend(done.parts)
+        if result.errors:
+            writer.abort()
+            return result
+        parts = players_parts(parts, staging, on)
+        try:
+            for part in parts:
+                writer.add_file(part.table, part.player, Path(part.path), part.rows)
+        except OSError as e:
+            raise DatasetError(f"{out}: cannot write the dataset: {e}") from None
+        writer.commit()
+    except BaseException:
+        writer.abort()
+        raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    result.written = True
+    result.rows = Counter(writer.rows)
+    return result
