@@ -19,6 +19,7 @@ from pathlib import Path
 from tichu_analyze.bsw import write_tch
 from tichu_analyze.logfile import find_logs, replay_file, write_log
 from tichu_analyze.simulate import simulate
+from tichu_analyze.visitor import DiagnosticVisitor
 
 HERE = Path(__file__).parent
 SAMPLE = HERE.parent / "sample_logs" / "2417500.tch"
@@ -45,7 +46,7 @@ def check_all(paths: list[Path]) -> tuple[int, int]:
     games = 0
     for p in paths:
         found = []
-        stats = replay_file(p, found.append)
+        stats = replay_file(p, DiagnosticVisitor(found.append))
         errors += sum(d.severity != "warning" for d in found)
         games += stats.games
     return games, errors

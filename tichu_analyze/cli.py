@@ -177,10 +177,12 @@ def check(
     totals = Counter[str]()
     unreadable = 0
     from .progress import progress_over
+    from .visitor import DiagnosticVisitor
 
     try:
         workers = jobs or os.cpu_count() or 1
-        for _path, stats_or_error in progress_over(files, report, show=not quiet,
+        for _path, stats_or_error in progress_over(files, DiagnosticVisitor(report),
+                                                   show=not quiet,
                                                    jobs=workers, variants=variants):
             if isinstance(stats_or_error, LogError):
                 unreadable += 1

@@ -25,7 +25,8 @@ from zstandard import ZstdError as _ZstdError
 
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, Event, Exchange
-from .replay import GameRecord, Replay, RoundRecord
+from .replay import Replay
+from .visitor import DiagnosticVisitor, Visitor
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
 """File names recognised when a directory is searched."""
@@ -219,24 +220,23 @@ def replay_tch(data: bytes, game_id: str, replay: Replay) -> int:
 
 def replay_file(
     path: Path,
-    report: Callable[[Diagnostic], None],
+    visitor: Visitor,
     *,
-    trace: bool = False,
-    on_round: Callable[[RoundRecord], None] | None = None,
-    on_game: Callable[[GameRecord], None] | None = None,
     display: str | None = None,
     progress: Callable[[int], None] | None = None,
     variants: frozenset[str] = frozenset(),
 ) -> FileStats:
-    """Replay every game of one log file, reporting diagnostics as they are found.
+    """Replay every game of one log file; ``visitor`` follows it
+    (:class:`~tichu_analyze.visitor.Visitor`: games, rounds, events, tricks, and the
+    diagnostics as they are found).
 
-    ``progress``, if given, is called now and then with the number of bytes of
-    the file (compressed bytes for a compressed file) read so far.
+    ``display``: the file's name in diagnostics (default: ``path``). ``progress``, if
+    given, is called now and then with the number of bytes of the file (compressed
+    bytes for a compressed file) read so far.
     Raises :class:`LogError` when the file cannot be read.
     """
     name = display or str(path)
-    replay = Replay(name, report, trace=trace, on_round=on_round, on_game=on_game,
-                    variants=variants)
+    replay = Replay(name, visitor, variants=variants)
     if is_tch(path):
         last = replay_tch(read_bytes(path, name), tch_game_id(path), replay)
     else:
@@ -249,8 +249,8 @@ def replay_file(
             try:
                 last = replay_lines(f, replay, tick)
             except (OSError, EOFError, zlib.error, _ZstdError) as e:
-                # reading or decompressing failed (the replay's callbacks raise
-                # nothing of these: the dataset writer carries its own errors)
+                # reading or decompressing failed (visitors raise nothing of
+                # these: the dataset writer carries its own errors)
                 raise LogError(f"{name}: cannot read: {e}") from e
     replay.finish(last)
     return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
@@ -276,7 +276,7 @@ def check_file(path: str | os.PathLike[str],
                variants: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every diagnostic of one log file, in the order found."""
     found: list[Diagnostic] = []
-    replay_file(Path(path), found.append, variants=variants)
+    replay_file(Path(path), DiagnosticVisitor(found.append), variants=variants)
     return found
 
 

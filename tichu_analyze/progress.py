@@ -18,30 +18,28 @@ from rich.progress import (
 
 from .diagnostics import Diagnostic
 from .logfile import FileStats, LogError, replay_file
-from .replay import GameRecord, RoundRecord
+from .visitor import DiagnosticVisitor, Visitor, only_diagnostics
 
 
 def progress_over(
     files: list[Path],
-    report: Callable[[Diagnostic], None],
+    visitor: Visitor,
     *,
     show: bool = True,
-    trace: bool = False,
-    on_round: Callable[[RoundRecord], None] | None = None,
-    on_game: Callable[[GameRecord], None] | None = None,
     jobs: int = 1,
     variants: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[Path, FileStats | LogError]]:
-    """Replay each file in turn, with a progress bar (by bytes) on stderr when it is
-    a terminal.
+    """Replay each file in turn, followed by ``visitor``, with a progress bar (by bytes)
+    on stderr when it is a terminal.
 
-    With ``jobs`` > 1 (and no trace), files are replayed by that many worker
-    processes; results still come back in file order.
+    With ``jobs`` > 1, and a visitor that only takes diagnostics
+    (:func:`~tichu_analyze.visitor.only_diagnostics`), files are replayed by that many
+    worker processes; results still come back in file order.
     """
     show = show and sys.stderr.isatty()
     sizes = [_size(p) for p in files]
-    if jobs > 1 and not trace and len(files) > 1:
-        yield from _parallel(files, sizes, report, show, jobs, variants)
+    if jobs > 1 and only_diagnostics(visitor) and len(files) > 1:
+        yield from _parallel(files, sizes, visitor.visit_diagnostic, show, jobs, variants)
         return
     with _bar(show) as bar:
         task = bar.add_task("replaying", total=sum(sizes))
@@ -54,8 +52,7 @@ def progress_over(
 
             try:
                 stats: FileStats | LogError = replay_file(
-                    path, report, trace=trace, on_round=on_round, on_game=on_game,
-                    progress=moved if show else None, variants=variants,
+                    path, visitor, progress=moved if show else None, variants=variants,
                 )
             except LogError as e:
                 stats = e
@@ -83,7 +80,7 @@ def _check_one(
     """Worker: replay one file, collecting its diagnostics."""
     found: list[Diagnostic] = []
     try:
-        return replay_file(path, found.append, variants=variants), found
+        return replay_file(path, DiagnosticVisitor(found.append), variants=variants), found
     except LogError as e:
         return e, found
 
