@@ -408,8 +408,9 @@ class RoundState:
 
         On turn with a trick on the table: what beats the top (bombs included); the
         seat due to lead: any lead; any other seat: the bombs that beat the top (none
-        before a trick's first play, none on the Dog). A seat bound by the wish keeps
-        only the plays holding the wished rank (a follow may still be a bomb).
+        before a trick's first play, none on the Dog; a seat may bomb its own play). A
+        seat bound by the wish keeps only the plays holding the wished rank (a follow may
+        still be a bomb).
         """
         if self.phase != Phase.PLAY or not self.hands[seat]:
             return []
@@ -421,7 +422,7 @@ class RoundState:
         elif top is None:
             return []  # before a trick's first play only its leader plays (B002, B003)
         elif self.closing or seat != self.turn:
-            if seat == self.top_seat:
+            if self.closing and seat == self.top_seat:
                 return []
             plays = [c for c in legal_plays(hand, top) if c.is_bomb]
         else:
@@ -440,9 +441,10 @@ class RoundState:
 
     def wish_play(self, seat: int) -> Combo | None:
         """A combination holding a real card of the open wish's rank that ``seat`` could
-        play now (rules 6.2: the one the engine names in W001), or None: no wish is open,
-        the seat does not hold the rank, or cannot play it here. A seat due to lead
-        answers for a lead."""
+        play on the table as it is (rules 6.2: the one the engine names in W001), or None:
+        no wish is open, the seat does not hold the rank, or cannot play it here. A seat
+        due to lead answers for a lead. Whose turn it is is not asked
+        (:meth:`bound_by_wish` asks it)."""
         wish = self.wish
         if wish is None or self.phase != Phase.PLAY:
             return None
@@ -453,9 +455,11 @@ class RoundState:
         return can_play_rank(hand, wish, top)
 
     def bound_by_wish(self, seat: int) -> bool:
-        """Whether the open wish binds ``seat`` now (rules 6.2): it holds the wished rank
-        and could play it legally."""
-        return self.wish_play(seat) is not None
+        """Whether the open wish binds ``seat`` now (rules 6.2): it is the seat's turn (to
+        lead, or to follow), it holds the wished rank and could play it legally."""
+        on_turn = self.to_lead() == seat or (
+            self.top is not None and not self.closing and self.turn == seat)
+        return on_turn and self.wish_play(seat) is not None
 
     def wish_plays(self, seat: int) -> list[Combo]:
         """The plays of :meth:`legal_plays` that would fulfil the open wish (empty when
