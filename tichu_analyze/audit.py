@@ -706,7 +706,7 @@ def _team(players: Sequence[str], team: int) -> str:
 def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
     """The round's result as (label, phrase) rows."""
     rec = v.record
-    players = view.players
+    players = rec.players
     rows: list[tuple[str, list[Piece]]] = []
     if rec.status == STATUS_SKIPPED or rec.score is None:
         if v.fatal is not None:
@@ -838,16 +838,18 @@ class _TextWriter:
         self.view = view
         self.width = max(width, 60)
         self.lines: list[list[Seg]] = []
-        names = [f"{clean(p)} ({s})" for s, p in enumerate(view.players)]
+        self.names = view.players  # the players of the round being drawn
+        names = [f"{clean(p)} ({s})" for v in view.rounds for s, p in enumerate(v.record.players)]
+        names += [f"{clean(p)} ({s})" for s, p in enumerate(view.players)]
         self.who_width = min(max(cell_len(n) for n in names), 22)
 
     def who(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < 4:
             return f"seat {seat}"
-        return f"{clean(self.view.players[seat])}{_NBSP}({seat})"
+        return f"{clean(self.names[seat])}{_NBSP}({seat})"
 
     def name(self, seat: int) -> str:
-        return clean(self.view.players[seat]) if 0 <= seat < 4 else f"seat {seat}"
+        return clean(self.names[seat]) if 0 <= seat < 4 else f"seat {seat}"
 
     def segs(self, pieces: Iterable[Piece], style: str = "") -> list[Seg]:
         out: list[Seg] = []
@@ -947,7 +949,9 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
         for n in view.before:
             _text_note(w, n, 2, line_width=len(str(n.diagnostic.line)))
     for v in view.rounds:
+        w.names = v.record.players
         _text_round(w, view, v, hands)
+        w.names = view.players
     _text_footer(w, view)
     while w.lines and not w.lines[-1]:
         w.lines.pop()
@@ -1051,6 +1055,9 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
     if rec.score is not None:
         head += f": team 0 {rec.score[0]}, team 1 {rec.score[1]}"
     w.add([], [("━━ " + head + " ━━", "bold")])
+    if rec.players != view.players:  # round_start.players: a substitute or a new seating
+        w.add([("Players in this round ", "bold")],
+              [(", ".join(w.who(s) for s in range(4)), "")], hang=2)
     notes = v.notes
     errors = sum(1 for n, _ in notes if n.diagnostic.severity != "warning")
     warnings = len(notes) - errors
@@ -1250,6 +1257,7 @@ ul.diags{margin:.3rem 0;padding-left:1.2rem}
 class _Html:
     def __init__(self, view: GameView) -> None:
         self.view = view
+        self.names = view.players  # the players of the round being drawn
 
     def text(self, s: object) -> str:
         return html.escape(clean(s), quote=True)
@@ -1257,7 +1265,7 @@ class _Html:
     def who(self, seat: int | None, short: bool = False) -> str:
         if seat is None or not 0 <= seat < 4:
             return f"seat {seat}"
-        name = self.text(self.view.players[seat])
+        name = self.text(self.names[seat])
         shown = name if short else f"{name} ({seat})"
         return (f'<span class="who t{seat & 1}" title="seat {seat}, team {seat & 1}">'
                 f"{shown}</span>")
@@ -1362,7 +1370,9 @@ def render_html(view: GameView) -> str:
         out += [h.note(n, 0, with_line=True) for n in view.before]
         out.append("</section>")
     for v in view.rounds:
+        h.names = v.record.players
         out += _html_round(h, view, v)
+        h.names = view.players
     out += _html_footer(h, view)
     out.append("</main></body></html>")
     return "\n".join(out) + "\n"
@@ -1435,6 +1445,9 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
     score = f": team 0 {rec.score[0]}, team 1 {rec.score[1]}" if rec.score is not None else ""
     out.append(f'<h2 id="{_anchor(v, "top")}">Round {rec.round} <span class="meta">· lines '
                f"{v.first_line}-{v.last_line} · {status}{score}</span></h2>")
+    if rec.players != view.players:  # round_start.players: a substitute or a new seating
+        out.append(f'<p class="meta">Players in this round (seat): '
+                   f"{', '.join(h.who(s) for s in range(4))}</p>")
     notes = v.notes
     if notes:
         items = []
