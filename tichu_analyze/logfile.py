@@ -76,7 +76,7 @@ def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
         import zstandard
 
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader)  # type: ignore[arg-type]
+        return io.BufferedReader(reader)
     return raw
 
 
@@ -300,7 +300,7 @@ def write_log(events: Iterable[dict[str, object]], path: str | os.PathLike[str])
             elif path.name.endswith(".zst"):
                 import zstandard
 
-                sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)  # type: ignore[assignment]
+                sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)
             else:
                 sink = raw
             for e in events:

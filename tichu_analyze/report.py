@@ -29,10 +29,10 @@ from .stats import (
     NO_PLAYER,
     Dataset,
     DatasetError,
-    Kind,
     Overview,
     Stat,
     StatDef,
+    StatKind,
     StatTable,
     ViolationTable,
     games_won,
@@ -53,11 +53,11 @@ def esc(value: object) -> str:
 
 def denominator_phrase(d: StatDef) -> str:
     """What a column is out of, for its header: ``% of Tichu calls``, ``over scored rounds``."""
-    if d.kind is Kind.PERCENT:
+    if d.kind is StatKind.PERCENT:
         return f"% of {d.unit}"
-    if d.kind is Kind.MEAN:
+    if d.kind is StatKind.MEAN:
         return f"average over {d.unit}"
-    if d.kind is Kind.PER_100:
+    if d.kind is StatKind.PER_100:
         return f"per 100 {d.unit}"
     return f"scored, of {d.unit}"
 
