@@ -27,7 +27,9 @@ from tichu_analyze.state import (
     Step,
     Trick,
     call_value,
+    double_victory,
     next_seat_table,
+    round_over,
     score_round,
 )
 from tichu_analyze.visitor import DiagnosticVisitor, Visitor, only_diagnostics, traces
@@ -62,6 +64,13 @@ def test_score_round_double_victory_and_penalty() -> None:
     assert result.double_victory and result.finish_order[:2] == [1, 3]
     assert result.card_points == [0, 200]
     assert result.score == [200, 300]
+
+
+def test_round_end() -> None:
+    assert double_victory([0, 2]) and double_victory([3, 1])
+    assert not double_victory([0, 1]) and not double_victory([0])
+    assert round_over([0, 2], 4) and not round_over([0, 1], 4) and round_over([0, 1, 3], 4)
+    assert not round_over([0, 1, 3], 6)
 
 
 def test_call_value_and_next_seat_table() -> None:

@@ -1,10 +1,11 @@
-"""Parquet datasets from the replay's trace: ``plays``, ``rounds``, ``games``, ``violations``.
+"""Parquet datasets from the replay: ``plays``, ``rounds``, ``games``, ``violations``.
 
 :func:`ingest` replays log files and writes their tables; :func:`scan` reads one back
-with polars. The replay (:mod:`tichu_analyze.replay`, trace mode) is the only source
-of facts: the row builders (:func:`play_rows`, :func:`round_rows`, :func:`game_rows`,
-:func:`violation_row`) are pure functions from its records to rows, and never look
-at a log again. :class:`DatasetWriter` writes the rows as a hive-partitioned
+with polars. The replay (:mod:`tichu_analyze.replay`) is the only source of facts:
+:class:`DatasetVisitor` follows it, and the row builders (:func:`play_row`,
+:func:`round_rows`, :func:`game_rows`, :func:`violation_row`) are pure functions from
+the engine's state and steps (:mod:`tichu_analyze.state`) to rows, and never look at
+a log again. :class:`DatasetWriter` writes the rows as a hive-partitioned
 Parquet dataset, one directory per player::
 
     DIR/_tichu_analyze.json                      what wrote the dataset (schema version)
@@ -97,7 +98,6 @@ __all__ = [
     "ingest",
     "max_disjoint_bombs",
     "play_row",
-    "play_rows",
     "polars_schema",
     "round_rows",
     "scan",
@@ -429,7 +429,8 @@ def hand_features(hand: int) -> Row:
 def play_row(game: GameState, rnd: RoundState, step: Step,
              previous_ts: float | None) -> Row | None:
     """The row of a ``play`` or ``pass`` step (None for other events), from the acting
-    seat's side; ``wins_trick`` is False until the trick is taken (:func:`play_rows`).
+    seat's side; ``wins_trick`` is False (:class:`DatasetVisitor` sets it when the
+    trick is taken).
     ``previous_ts``: the ts of the game's previous event in the round."""
     ev = step.event
     if not isinstance(ev, Play | Pass):
@@ -489,22 +490,6 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
             ts - previous_ts if ts is not None and previous_ts is not None else None),
         "codes": [d.code for d in step.diagnostics],
     }
-
-
-def play_rows(game: GameState, rnd: RoundState, steps: Iterable[Step],
-              tricks: Iterable[Trick]) -> list[Row]:
-    """One row per ``play`` and ``pass`` event of the round (``steps``: all of the
-    round's steps, in order), from the acting seat's side."""
-    winning = {id(t.top) for t in tricks if t.top is not None}
-    rows: list[Row] = []
-    previous_ts: float | None = None
-    for step in steps:
-        row = play_row(game, rnd, step, previous_ts)
-        if row is not None:
-            row["wins_trick"] = step.combo is not None and id(step.combo) in winning
-            rows.append(row)
-        previous_ts = step.event.ts
-    return rows
 
 
 def round_rows(game: GameState, rnd: RoundState) -> list[Row]:

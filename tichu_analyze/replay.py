@@ -83,6 +83,8 @@ from .state import (
     RoundState,
     Step,
     Trick,
+    double_victory,
+    round_over,
     score_round,
 )
 from .visitor import Visitor, traces
@@ -859,18 +861,18 @@ class Replay:
         rnd.holding &= ~(1 << seat)
         out = rnd.out
         out.append(seat)
-        if len(out) == 2 and (out[0] - out[1]) & 1 == 0:
+        if not round_over(out, rnd.seats):
+            return False
+        if double_victory(out):
             self._end_round(rnd)
             return True
-        if len(out) == 3:
-            if rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
-                rnd.dragon_due = True  # rules 5.4: the Dragon trick must still be given
-                rnd.phase = Phase.OVER
-                return True
-            self._end_trick(rnd, rnd.top_seat if rnd.top is not None else seat)
-            self._end_round(rnd)
+        if rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
+            rnd.dragon_due = True  # rules 5.4: the Dragon trick must still be given
+            rnd.phase = Phase.OVER
             return True
-        return False
+        self._end_trick(rnd, rnd.top_seat if rnd.top is not None else seat)
+        self._end_round(rnd)
+        return True
 
     def _pass(self, game: GameState, rnd: RoundState | None, ev: Pass) -> int:
         seat = ev.seat
@@ -1039,7 +1041,7 @@ class Replay:
         order = rnd.finish_order()
         if ev.finish_order is not None:
             got = list(ev.finish_order)
-            dv = rnd.result.double_victory if rnd.result is not None else len(rnd.out) == 2
+            dv = double_victory(rnd.out)
             same = (got[:2] == order[:2] and sorted(got[2:]) == sorted(order[2:])) if dv \
                 else got == order
             if not same:
@@ -1071,7 +1073,7 @@ def _union(masks: list[int]) -> int:
 
 def _dv_dragon(rnd: RoundState) -> bool:
     """Whether the round ended in a double victory with the Dragon's trick on the table."""
-    return len(rnd.out) == 2 and bool(rnd.trick_cards & BIT[DRAGON])
+    return double_victory(rnd.out) and bool(rnd.trick_cards & _DRAGON_BIT)
 
 
 def _seats(order: list[int]) -> str:

@@ -38,7 +38,9 @@ __all__ = [
     "Step",
     "Trick",
     "call_value",
+    "double_victory",
     "next_seat_table",
+    "round_over",
     "score_round",
 ]
 
@@ -87,6 +89,18 @@ def next_seat_table(seats: int) -> tuple[tuple[int, ...], ...]:
     if table is None:
         table = _NEXT_TABLES[seats] = _build_next(seats)
     return table
+
+
+def double_victory(out: list[int]) -> bool:
+    """Whether the seats out so far, in order, make a double victory (rules 7.2): the
+    first two out are partners."""
+    return len(out) == 2 and (out[0] - out[1]) & 1 == 0
+
+
+def round_over(out: list[int], seats: int) -> bool:
+    """The one rule of round end (rules 7.1-7.3): a double victory, or a single seat
+    left holding cards."""
+    return double_victory(out) or len(out) >= seats - 1
 
 
 def call_value(call: str) -> int:
@@ -142,7 +156,7 @@ def score_round(out: list[int], calls: list[str | None], piles: list[int], hands
             else:
                 c0 += value
     order = out + [s for s in range(seats) if s not in out]
-    if len(out) == 2 and (first - out[1]) & 1 == 0:
+    if double_victory(out):
         double = True
         p0, p1 = (200, 0) if first & 1 == 0 else (0, 200)
     else:
