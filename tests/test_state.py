@@ -187,7 +187,7 @@ class _Log(Visitor):
     def end_round(self, game: GameState, rnd: RoundState) -> None:
         self.calls.append(f"end_round {rnd.number} {rnd.status}")
 
-    def visit_event(self, game: GameState, rnd: RoundState | None, step: Step) -> None:
+    def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
         codes = "".join(f" {d.code}" for d in step.diagnostics)
         self.calls.append(f"event {step.line} {type(step.event).__name__}{codes}")
 

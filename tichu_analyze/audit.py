@@ -371,8 +371,7 @@ def _gives(e: Entry, to: int) -> bool:
     """Whether ``e`` is a dragon_gift to ``to`` that the replay applied."""
     step = e.step
     return (step is not None and isinstance(step.event, DragonGift) and not step.skipped
-            and step.event.to == to
-            and not any(n.diagnostic.code in ("L002", "G003") for n in e.notes))
+            and step.event.to == to)
 
 
 def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | None
@@ -577,7 +576,7 @@ def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
         return words
     if isinstance(ev, DragonGift):
         words = ["gives the Dragon's trick to ", Who(ev.to)]
-        if step.skipped or any(n.diagnostic.code == "L002" for n in entry.notes):
+        if step.skipped:
             words.append(" (not applied)")
         return words
     if isinstance(ev, Call):

@@ -1124,9 +1124,9 @@ class DatasetVisitor(Visitor):
             rounds, partner = seated.get((seat, name), (0, rnd.players[(seat + 2) & 3]))
             seated[(seat, name)] = (rounds + 1, partner)
 
-    def visit_event(self, game: GameState, rnd: RoundState | None, step: Step) -> None:
+    def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
         open_round = self._rounds.get(game.id)
-        if open_round is None or rnd is None:
+        if open_round is None:
             return
         row = play_row(game, rnd, step, open_round.previous_ts)
         if row is not None:

@@ -142,7 +142,7 @@ class Recorder(Visitor):
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
         self._open[game.id] = RoundRecord(game.id, game.file, rnd)
 
-    def visit_event(self, game: GameState, rnd: RoundState | None, step: Step) -> None:
+    def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
         rec = self._open.get(game.id)
         if rec is not None and rnd is rec.state:
             rec.steps.append(step)

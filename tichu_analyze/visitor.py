@@ -47,9 +47,10 @@ class Visitor:
     def end_round(self, game: GameState, rnd: RoundState) -> None:
         """The log moved on from ``rnd``; its state is final (``rnd.status``)."""
 
-    def visit_event(self, game: GameState, rnd: RoundState | None, step: Step) -> None:
-        """An event of ``game`` was applied (or skipped: ``step.skipped``); ``rnd`` is the
-        round it belongs to (None outside a round)."""
+    def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
+        """An event of round ``rnd`` was applied (or skipped: ``step.skipped``). Events
+        outside a round (before the first ``round_start``, ``game_start``) are not
+        visited; their diagnostics are."""
 
     def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:
         """A trick was taken (after the ``visit_event`` of the event that ended it)."""
