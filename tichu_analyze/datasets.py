@@ -433,15 +433,18 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
     trick is taken).
     ``previous_ts``: the ts of the game's previous event in the round."""
     ev = step.event
-    if not isinstance(ev, Play | Pass):
+    kind = type(ev)
+    if kind is not Play and kind is not Pass:
         return None
+    assert isinstance(ev, Play | Pass)
     players = rnd.players
     seat = ev.seat
     applied = not step.skipped
     combo = step.combo
     cards: list[str] = []
     length: int | None = None
-    if isinstance(ev, Play):
+    if kind is Play:
+        assert isinstance(ev, Play)
         if not applied:
             cards = list(ev.cards)
         else:
@@ -462,7 +465,7 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
         "team": seat & 1,
         "partner": players[(seat + 2) & 3],
         "player": players[seat],
-        "action": "play" if isinstance(ev, Play) else "pass",
+        "action": "play" if kind is Play else "pass",
         "applied": applied,
         "cards": cards,
         "combo": _kind(combo),
@@ -1128,10 +1131,12 @@ class DatasetVisitor(Visitor):
         open_round = self._rounds.get(game.id)
         if open_round is None:
             return
-        row = play_row(game, rnd, step, open_round.previous_ts)
-        if row is not None:
-            open_round.plays.append((row, step.combo))
-        open_round.previous_ts = step.event.ts
+        ev = step.event
+        if type(ev) is Play or type(ev) is Pass:
+            row = play_row(game, rnd, step, open_round.previous_ts)
+            if row is not None:
+                open_round.plays.append((row, step.combo))
+        open_round.previous_ts = ev.ts
 
     def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:
         open_round = self._rounds.get(game.id)

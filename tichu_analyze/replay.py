@@ -168,6 +168,7 @@ class Replay:
         self.visitor = visitor if visitor is not None else Visitor()
         self._report: Callable[[Diagnostic], None] = self.visitor.visit_diagnostic
         self._trace = traces(self.visitor)
+        self._visit_event = self.visitor.visit_event
         self.games: dict[str, GameState] = {}
         self.events = 0
         self.rounds = 0
@@ -220,8 +221,14 @@ class Replay:
                 elif kind is GameEnd:
                     self._game_end(game, rnd, ev)  # type: ignore[arg-type]
                 return
-            if trace and kind is not RoundStart:
-                self._begin_step(game, rnd, line, ev)
+            if trace and kind is not RoundStart:  # the step: what the state was before
+                step = Step(game.events - 1, line, ev, rnd.trick or None,
+                            getattr(ev, "seat", None))
+                step.wish_open = rnd.wish
+                if kind is Play or kind is Pass:
+                    self._before_play(rnd, step)
+                self._step = step
+                self._step_round = rnd
             if rnd.dragon_due or (rnd.closing and rnd.top.cards == _DRAGON_BIT):  # type: ignore[union-attr]
                 self._check_dragon_gift_due(game, rnd, ev)
         outcome = self._handlers[kind](game, rnd, ev)
@@ -230,19 +237,15 @@ class Replay:
 
     # ---------------------------------------------------------------- tracing
 
-    def _begin_step(self, game: GameState, rnd: RoundState, line: int, ev: Event) -> None:
-        """Tracing: the step of ``ev``, with what the state was before it."""
-        seat = getattr(ev, "seat", None)
-        step = Step(game.events - 1, line, ev, rnd.trick or None, seat)
-        step.wish_open = rnd.wish
-        if seat is not None and (type(ev) is Play or type(ev) is Pass):
-            self._reached = rnd.phase == _PLAY and bool(rnd.hands[seat])
-            self._top_before = rnd.top
-            self._top_seat_before = rnd.top_seat
-            if rnd.wish is not None and self._reached:
-                step.wish_play = rnd.wish_play(seat)
-        self._step = step
-        self._step_round = rnd
+    def _before_play(self, rnd: RoundState, step: Step) -> None:
+        """Tracing: what a play or pass found on the table."""
+        seat = step.seat
+        assert seat is not None
+        reached = self._reached = rnd.phase is _PLAY and rnd.hands[seat] != 0
+        self._top_before = rnd.top
+        self._top_seat_before = rnd.top_seat
+        if step.wish_open is not None and reached:
+            step.wish_play = rnd.wish_play(seat)
 
     def _end_step(self, outcome: int) -> None:
         """Tracing: complete the step of the event just applied from the state, and tell
@@ -252,11 +255,12 @@ class Replay:
         if step is None or rnd is None:
             return
         self._step = None
-        step.skipped = bool(outcome & SKIPPED)
         ev = step.event
-        if type(ev) is Play and not outcome & SKIPPED:
-            seat = ev.seat
-            hand = rnd.hands[seat]
+        kind = type(ev)
+        if outcome & SKIPPED:
+            step.skipped = True
+        elif kind is Play:
+            hand = rnd.hands[ev.seat]  # type: ignore[union-attr]
             step.cards_left = hand.bit_count()
             step.went_out = not hand
             if outcome & DISCARD:  # the cards joined the trick (or the round's last one)
@@ -271,25 +275,28 @@ class Replay:
                     ended = self._ended[-1]
                     step.combo = ended.top
                     step.trick_points = ended.points
-                step.lead = bool(outcome & LEAD)
-                step.out_of_turn = bool(outcome & OUT_OF_TURN)
-                if not step.lead and self._top_before is not None:
-                    step.top = self._top_before
-                    step.top_seat = self._top_seat_before
+                if outcome & LEAD:
+                    step.lead = True
+                else:
+                    step.out_of_turn = outcome & OUT_OF_TURN != 0
+                    if self._top_before is not None:
+                        step.top = self._top_before
+                        step.top_seat = self._top_seat_before
                 step.wish_fulfilled = step.wish_open is not None and rnd.wish is None
-        elif type(ev) is Pass:
-            step.out_of_turn = bool(outcome & OUT_OF_TURN)
+        if kind is Pass:
+            step.out_of_turn = outcome & OUT_OF_TURN != 0
             if self._reached:
                 top = rnd.top
                 step.top = top
                 step.top_seat = rnd.top_seat if top is not None else None
-                step.cards_left = rnd.hands[ev.seat].bit_count()
+                step.cards_left = rnd.hands[ev.seat].bit_count()  # type: ignore[union-attr]
                 step.trick_points = points(rnd.trick_cards) if top is not None else 0
         step.trick = rnd.trick or None
         game = self._game
         assert game is not None
-        self.visitor.visit_event(game, rnd, step)
-        self._tell_tricks(game, rnd)
+        self._visit_event(game, rnd, step)
+        if self._ended:
+            self._tell_tricks(game, rnd)
 
     def _tell_tricks(self, game: GameState, rnd: RoundState) -> None:
         ended = self._ended
