@@ -59,7 +59,7 @@ from .cards import (
     format_cards,
     points,
 )
-from .combos import Combo, Kind, beats, can_play_rank, classify, describe
+from .combos import Combo, Kind, beats, classify, describe
 from .diagnostics import RULES, Diagnostic
 from .events import (
     Call,
@@ -86,6 +86,7 @@ from .state import (
     double_victory,
     round_over,
     score_round,
+    wish_play,
 )
 from .visitor import Visitor, traces
 
@@ -181,6 +182,7 @@ class Replay:
         self._top_before: Combo | None = None
         self._top_seat_before = -1
         self._reached = False
+        self._hand_before = 0
         self._ended: list[Trick] = []
         self._handlers: dict[type, Callable[[GameState, RoundState | None, Event], int]] = {
             RoundStart: self._round_start,  # type: ignore[dict-item]
@@ -241,11 +243,10 @@ class Replay:
         """Tracing: what a play or pass found on the table."""
         seat = step.seat
         assert seat is not None
-        reached = self._reached = rnd.phase is _PLAY and rnd.hands[seat] != 0
+        self._reached = rnd.phase is _PLAY and rnd.hands[seat] != 0
         self._top_before = rnd.top
         self._top_seat_before = rnd.top_seat
-        if step.wish_open is not None and reached:
-            step.wish_play = rnd.wish_play(seat)
+        self._hand_before = rnd.hands[seat]
 
     def _end_step(self, outcome: int) -> None:
         """Tracing: complete the step of the event just applied from the state, and tell
@@ -292,6 +293,11 @@ class Replay:
                 step.cards_left = rnd.hands[ev.seat].bit_count()  # type: ignore[union-attr]
                 step.trick_points = points(rnd.trick_cards) if top is not None else 0
         step.trick = rnd.trick or None
+        if step.diagnostics and step.wish_open is not None and any(
+                d.code == "W001" for d in step.diagnostics):
+            # what the seat could have played: the state's wish query, as the table was
+            step.wish_play = wish_play(self._hand_before, step.wish_open,
+                                       None if step.lead else self._top_before)
         game = self._game
         assert game is not None
         self._visit_event(game, rnd, step)
@@ -802,7 +808,7 @@ class Replay:
                            f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
                            "so the lead must contain a card of that rank")
                 elif combo.kind < _FOUR and seat == turn and top is not None:
-                    could = can_play_rank(hand, wish, top)
+                    could = wish_play(hand, wish, top)
                     if could is not None:
                         bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
                                f"holding {format_cards(held)}; {_could(could, top, wish)}")
@@ -901,7 +907,7 @@ class Replay:
         if wish is not None:
             held = rnd.hands[seat] & RANK_MASK[wish]
             if held:
-                could = can_play_rank(rnd.hands[seat], wish, top)
+                could = wish_play(rnd.hands[seat], wish, top)
                 if could is not None:
                     self._emit("W001", f"{self._who(seat)} passes while holding "
                                f"{format_cards(held)}; {_could(could, top, wish)}", seat)

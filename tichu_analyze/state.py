@@ -42,6 +42,7 @@ __all__ = [
     "next_seat_table",
     "round_over",
     "score_round",
+    "wish_play",
 ]
 
 SEATS = 4
@@ -101,6 +102,15 @@ def round_over(out: list[int], seats: int) -> bool:
     """The one rule of round end (rules 7.1-7.3): a double victory, or a single seat
     left holding cards."""
     return double_victory(out) or len(out) >= seats - 1
+
+
+def wish_play(hand: int, wish: int, top: Combo | None) -> Combo | None:
+    """The wish test of rules 6.2: a combination of ``hand`` holding a real card of rank
+    ``wish`` that may be played on ``top`` (None: a lead), or None. The one query behind
+    :meth:`RoundState.wish_play` and W001."""
+    if not hand & RANK_MASK[wish]:
+        return None
+    return can_play_rank(hand, wish, top)
 
 
 def call_value(call: str) -> int:
@@ -207,11 +217,11 @@ class Step:
     applied. For a ``play``: ``combo`` (None when the cards formed no combination, or
     the play was not applied), ``lead``, ``out_of_turn``. For a play or pass: ``top``
     and ``top_seat`` (what was on the table before it; None for a lead), ``wish_open``
-    (the wish open before it), ``wish_play`` (when the seat held the wished rank: what
-    it could have played to fulfil the wish, :meth:`RoundState.wish_play`, asked before
-    the event), ``wish_fulfilled``, ``cards_left`` and ``went_out`` (after it),
-    ``trick_points`` (card points in the trick on the table after a play, or at a
-    pass). ``diagnostics``: what the event raised.
+    (the wish open before it), ``wish_play`` (for a W001: what the seat could have
+    played to fulfil the wish, :func:`wish_play` on the table as it was),
+    ``wish_fulfilled``, ``cards_left`` and ``went_out`` (after it), ``trick_points``
+    (card points in the trick on the table after a play, or at a pass; 0 at a pass
+    with no trick on the table). ``diagnostics``: what the event raised.
     """
 
     index: int
@@ -462,11 +472,7 @@ class RoundState:
         wish = self.wish
         if wish is None or self.phase != Phase.PLAY:
             return None
-        hand = self.hands[seat]
-        if not hand & RANK_MASK[wish]:
-            return None
-        top = None if self.to_lead() == seat else self.top
-        return can_play_rank(hand, wish, top)
+        return wish_play(self.hands[seat], wish, None if self.to_lead() == seat else self.top)
 
     def bound_by_wish(self, seat: int) -> bool:
         """Whether the open wish binds ``seat`` now (rules 6.2): it is the seat's turn (to
