@@ -1,80 +1,147 @@
-"""Time to check Brettspielwelt .tch files, per 1,000 games.
+"""Checking Brettspielwelt .tch files: games/s, next to the same games as JSON lines.
 
-    python benchmarks/bench_bsw.py [--games 300]
+    python benchmarks/bench_bsw.py [--games 2000] [--repeat 1] [--baseline PYTHON]
 
 Writes simulated games as .tch files (one game per file, in BSW's style, via
-``bsw.write_tch``) into benchmarks/corpus/tch-<games>/, then checks the whole
-folder in this process the way `tichu-analyze check DIR` does (reading,
-converting, replaying), and prints the seconds per 1,000 games, next to the
-same games read as one format-1 log. The real sample (sample_logs/2417500.tch)
-is timed too.
+``bsw.write_tch``) into benchmarks/corpus/tch-<games>-<seed>/ and adds the
+real sample (sample_logs/2417500.tch); the same games, as the reader converts
+them, go to one format-1 log beside it. Then checks the .tch folder and the
+log in this process, the way `tichu-analyze check` does (reading, converting,
+replaying), and prints for each the games and events per second of CPU time
+(the machine is shared: CPU time varies less than wall time), their ratio,
+and the projected time for the 2.4 million games of the archive on 2 cores
+(`check --jobs 2`).
+
+``--baseline PYTHON``: also time the .tch folder under another installation
+(e.g. the unchanged code's venv, ``/path/to/main/.venv/bin/python``), in a
+subprocess of the same run, and print the speed-up.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
+import subprocess
+import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
-
-from tichu_analyze.bsw import write_tch
-from tichu_analyze.logfile import find_logs, replay_file, write_log
-from tichu_analyze.simulate import simulate
-from tichu_analyze.visitor import DiagnosticVisitor
 
 HERE = Path(__file__).parent
 SAMPLE = HERE.parent / "sample_logs" / "2417500.tch"
+ARCHIVE = 2_400_000
+CORES = 2
 
 
 def corpus(games: int, seed: int = 2027) -> tuple[Path, Path]:
-    """A folder of ``games`` .tch files and the same games as one .jsonl file."""
+    """A folder of ``games`` simulated .tch files and the real sample, and the same
+    games as one .jsonl file."""
+    from tichu_analyze.bsw import Unreadable, event_dict, read_tch, write_tch
+    from tichu_analyze.logfile import find_logs, tch_game_id, write_log
+    from tichu_analyze.simulate import simulate
+
     folder = HERE / "corpus" / f"tch-{games}-{seed}"
-    jsonl = HERE / "corpus" / f"tch-{games}-{seed}.jsonl"
-    if not folder.exists() or not jsonl.exists():
+    jsonl = HERE / "corpus" / f"tch-{games}-{seed}-converted.jsonl"
+    if not folder.exists() or not any(folder.iterdir()):
         folder.mkdir(parents=True, exist_ok=True)
-        events = list(simulate(games, seed))
-        write_log(events, jsonl)
-        by_game: dict[str, list[dict]] = {}
-        for e in events:
+        by_game: dict[str, list[dict[str, object]]] = {}
+        for e in simulate(games, seed):
             by_game.setdefault(str(e["game"]), []).append(e)
-        for n, (_, evs) in enumerate(by_game.items(), 1):
+        for n, evs in enumerate(by_game.values(), 1):
             (folder / f"{n:07d}.tch").write_text(write_tch(evs), encoding="utf-8")
+    if not (folder / SAMPLE.name).exists():
+        shutil.copyfile(SAMPLE, folder / SAMPLE.name)
+    if not jsonl.exists():
+        def converted() -> Iterator[dict[str, object]]:
+            for path in find_logs([folder]):
+                with open(path, "rb") as f:
+                    for _, ev in read_tch(f, tch_game_id(path)):
+                        if not isinstance(ev, Unreadable):
+                            yield event_dict(ev)
+
+        write_log(converted(), jsonl)
     return folder, jsonl
 
 
-def check_all(paths: list[Path]) -> tuple[int, int]:
-    errors = 0
-    games = 0
+def check_all(paths: list[Path]) -> dict[str, float]:
+    """Check ``paths`` one by one as `check` does; games, events, errors, CPU seconds."""
+    from tichu_analyze.diagnostics import Diagnostic
+    from tichu_analyze.logfile import replay_file
+    from tichu_analyze.visitor import DiagnosticVisitor
+
+    errors = games = events = 0
+    t = time.process_time()
     for p in paths:
-        found = []
+        found: list[Diagnostic] = []
         stats = replay_file(p, DiagnosticVisitor(found.append))
         errors += sum(d.severity != "warning" for d in found)
         games += stats.games
-    return games, errors
+        events += stats.events
+    return {"games": games, "events": events, "errors": errors,
+            "seconds": time.process_time() - t}
+
+
+def worker(folder: Path) -> None:
+    """``--worker FOLDER``: time the .tch files of FOLDER, print the result as JSON."""
+    from tichu_analyze.logfile import find_logs
+
+    print(json.dumps(check_all(find_logs([folder]))))
+
+
+def line(label: str, r: dict[str, float]) -> str:
+    rate = r["games"] / r["seconds"]
+    return (f"  {label:<28} {rate:8,.0f} games/s {r['events'] / r['seconds']:10,.0f} events/s"
+            f"  ({r['games']:,.0f} games, {r['seconds']:.1f} s CPU, {r['errors']:.0f} errors)")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=300)
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--repeat", type=int, default=1, help="runs; the fastest counts")
+    ap.add_argument("--baseline", help="another installation's python to compare with")
+    ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker is not None:
+        worker(args.worker)
+        return
+    from tichu_analyze.logfile import find_logs
+
     folder, jsonl = corpus(args.games)
     files = find_logs([folder])
+    best: dict[str, dict[str, float]] = {}
 
-    t = time.perf_counter()
-    games, errors = check_all(files)
-    tch_seconds = time.perf_counter() - t
-    t = time.perf_counter()
-    check_all([jsonl])
-    jsonl_seconds = time.perf_counter() - t
-    t = time.perf_counter()
-    for _ in range(20):
-        check_all([SAMPLE])
-    sample_seconds = (time.perf_counter() - t) / 20
+    def keep(name: str, r: dict[str, float]) -> None:
+        if name not in best or r["seconds"] < best[name]["seconds"]:
+            best[name] = r
 
-    print(f"{games} simulated games as .tch files ({errors} error diagnostics)")
-    print(f"  .tch, one file per game: {tch_seconds / games * 1000:6.1f} s per 1,000 games")
-    print(f"  same games as .jsonl:    {jsonl_seconds / games * 1000:6.1f} s per 1,000 games")
-    print(f"real sample 2417500.tch (10 rounds): {sample_seconds * 1000:.1f} ms "
-          f"= {sample_seconds * 1000:.1f} s per 1,000 such games")
+    for _ in range(args.repeat):
+        keep("tch", check_all(files))
+        keep("jsonl", check_all([jsonl]))
+        if args.baseline:
+            out = subprocess.run([args.baseline, __file__, "--worker", str(folder)],
+                                 check=True, capture_output=True, text=True).stdout
+            keep("baseline", json.loads(out.strip().splitlines()[-1]))
+        keep("sample", check_all([SAMPLE] * 20))
+
+    tch, js = best["tch"], best["jsonl"]
+    print(f"corpus: {len(files):,} .tch files ({args.games:,} simulated games and the real "
+          f"sample) and the same games as one JSON-lines log; Python "
+          f"{sys.version.split()[0]}")
+    print(line(".tch, one file per game", tch))
+    print(line("same games as JSON lines", js))
+    ratio = (tch["seconds"] / tch["games"]) / (js["seconds"] / js["games"])
+    print(f"  .tch / JSON lines time per game = {ratio:.2f}")
+    s = best["sample"]
+    print(line("real sample 2417500.tch x20", s))
+    if "baseline" in best:
+        b = best["baseline"]
+        print(line(".tch under --baseline", b))
+        speedup = (b["seconds"] / b["games"]) / (tch["seconds"] / tch["games"])
+        print(f"  speed-up over the baseline = {speedup:.2f}x")
+    hours = ARCHIVE / (tch["games"] / tch["seconds"]) / CORES / 3600
+    print(f"projected: {ARCHIVE:,} games on {CORES} cores (check --jobs {CORES}) in about "
+          f"{hours:.1f} h (simulated games; the archive's average game may differ)")
 
 
 if __name__ == "__main__":

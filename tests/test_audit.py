@@ -143,11 +143,12 @@ def test_seat_view_hides_the_other_hands() -> None:
 # --------------------------------------------------------------------------------- errors
 
 
-def test_unknown_game_lists_the_games() -> None:
+def test_unknown_game_points_to_the_games_command() -> None:
     code, out, err = replay(DISPUTED, "--game", "g9")
     assert code == 2 and out == ""
     flat = " ".join(err.split())
-    assert "game 'g9' is not in" in flat and "'g1' (3 rounds: Ana, Ben, Chloe, Dev)" in flat
+    assert "game 'g9' is not in" in flat and "holds 1 game" in flat
+    assert "'tichu-analyze games " in flat and "' lists them" in flat
 
 
 def test_unknown_round_lists_the_rounds() -> None:
@@ -163,7 +164,7 @@ def test_several_games_need_game(tmp_path: Path) -> None:
     code, _, err = replay(str(two))
     assert code == 2
     flat = " ".join(err.split())
-    assert "holds 2 games; choose one with --game" in flat and "'g1' (3 rounds" in flat
+    assert "holds 2 games; choose one with --game ('tichu-analyze games " in flat
     code, out, err = replay(str(two), "--game", "<b>g&1</b>", "--round", "1")
     assert code == 0, err
     assert "W001 wish-ignored" in out

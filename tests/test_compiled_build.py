@@ -13,5 +13,5 @@ import tichu_analyze.replay
 
 def test_hot_path_is_compiled_when_asked() -> None:
     if not os.environ.get("TICHU_ANALYZE_EXPECT_COMPILED"):
-        pytest.skip("pure-Python environment (make test-compiled sets this)")
+        pytest.skip("checks the mypyc-compiled build: run 'make test-compiled' to test it")
     assert tichu_analyze.replay.__file__.endswith(".so")

@@ -625,6 +625,19 @@ def test_long_names_are_cut_with_a_hash() -> None:
     assert unescape_partition(va).startswith("é" * 50)
 
 
+def test_scan_gives_long_names_whole(tmp_path: Path) -> None:
+    """The one reader takes the name from the files, not from the shortened directory."""
+    out = tmp_path / "ds"
+    name = "é" * 300
+    with DatasetWriter(out) as writer:
+        row = {c.name: None for c in COLUMNS["violations"]}
+        row.update(player=name, line=1, code="L001", file="f")
+        writer.add("violations", [row])
+    assert scan(out, "violations").select("player").collect().item() == name
+    with pytest.raises(DatasetError, match="no plays table"):
+        scan(tmp_path / "nowhere", "plays")
+
+
 def test_readers_decode_awkward_names(tmp_path: Path) -> None:
     """Every awkward name as a partition of its own: polars, DuckDB and pyarrow give it back."""
     out = tmp_path / "ds"
@@ -871,9 +884,15 @@ def test_cli_ingest(tmp_path: Path) -> None:
     result = runner.invoke(app, ["ingest", str(log), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "6 diagnostics" in result.output and "C003" in result.output
-    assert "wrote 35 plays, 12 rounds, 12 games, 6 violations rows" in result.output
+    assert "wrote 3 games to " in result.output
+    assert "plays 35, rounds 12, games 12, violations 6" in " ".join(result.output.split())
     assert _read(out, "rounds").height == 12
     result = runner.invoke(app, ["ingest", str(tmp_path), "--out", str(out), "--append", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "skipped 1 log whose content" in result.output  # already in: not doubled
+    assert _read(out, "rounds").height == 12
+    result = runner.invoke(app, ["ingest", str(tmp_path), "--out", str(out), "--append", "-q",
+                                 "--force"])
     assert result.exit_code == 0, result.output
     assert result.output == ""
     assert _read(out, "rounds").height == 24
@@ -926,7 +945,8 @@ def test_cli_interrupt_exits_130(tmp_path: Path) -> None:
 
 def test_spark_reads_the_dataset(dataset: Path) -> None:
     """Spark, where installed (not a dependency): same rows and the exact player names."""
-    pytest.importorskip("pyspark")
+    pytest.importorskip("pyspark", reason="optional cross-check: pip install pyspark (and a "
+                        "Java runtime) to run it")
     import shutil
 
     if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):

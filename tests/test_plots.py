@@ -183,6 +183,8 @@ def write_fake_dataset(root: Path, seed: int = 0, games: int = 4) -> Path:
                         "top_rank": None, "top_length": None, "top_player": None,
                         "wish_open": None, "wish_fulfilled": False, "cards_left": 14 - trick,
                         "trick_points": 0, "seconds_since_previous": 1.5, "codes": [],
+                        "ts": 1.7e9 + line, "applied": True, "went_out": False,
+                        "top_seat": None if i == 0 else (trick + i - 1) % 4,
                     })
             if rnd % 3 == 1:
                 s = rnd % 4
@@ -195,7 +197,7 @@ def write_fake_dataset(root: Path, seed: int = 0, games: int = 4) -> Path:
         for s in range(4):
             ended = g != games - 1
             game_rows.append({
-                "file": file, "game": game, "seat": s, "team": s % 2,
+                "file": file, "game": game, "line": 1 + 1000 * g, "seat": s, "team": s % 2,
                 "partner": names[(s + 2) % 4], "player": names[s], "target": target,
                 "rounds_played": n_rounds if ended else n_rounds - 1,
                 "team_score": totals[s % 2], "opponent_score": totals[1 - s % 2],
@@ -303,6 +305,10 @@ def test_every_kind_renders(dataset: Path, kind: PlotKind, player: str | None) -
     ds = Dataset.load(dataset)
     if player is not None and player not in ds.players:
         pytest.skip(f"{player!r} is not in this dataset")
+    if kind is PlotKind.TREND and ds.games.select("file", "game").n_unique() < 5:
+        with pytest.raises(DatasetError, match="a trend needs 5 or more"):
+            plot(ds, kind, player=player)
+        return
     fig = plot(ds, kind, player=player)
     _check_figure(fig)
     png = render(fig, "png")
@@ -311,7 +317,7 @@ def test_every_kind_renders(dataset: Path, kind: PlotKind, player: str | None) -
     assert ET.fromstring(svg).tag.endswith("svg") and len(svg) > 10_000
 
 
-@pytest.mark.parametrize("kind", list(PlotKind))
+@pytest.mark.parametrize("kind", [k for k in PlotKind if k is not PlotKind.TREND])
 def test_cli_writes_png_and_svg(fake_dataset: Path, tmp_path: Path, kind: PlotKind) -> None:
     for suffix in ("png", "svg"):
         out = tmp_path / f"{kind}.{suffix}"
@@ -366,7 +372,7 @@ def test_no_pyplot() -> None:
         "from test_plots import write_fake_dataset\n"
         "from tichu_analyze.stats import Dataset\n"
         "from tichu_analyze.plots import PlotKind, plot, render\n"
-        "ds = Dataset.load(write_fake_dataset(Path(tempfile.mkdtemp()) / 'd', games=2))\n"
+        "ds = Dataset.load(write_fake_dataset(Path(tempfile.mkdtemp()) / 'd', games=5))\n"
         "for k in PlotKind: render(plot(ds, k), 'png')\n"
         "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot was imported'\n"
     )
@@ -392,7 +398,7 @@ def _incomplete_only(src: Path, dst: Path) -> Path:
         (["--kind", "calls"], "no such dataset directory"),
         (["--kind", "calls", "--player", "Nobody"], "no player 'Nobody'"),
         (["--kind", "score", "--game", "g99"], "no game 'g99'"),
-        (["--kind", "calls", "--game", "g1"], "--game only applies to --kind score"),
+        (["--kind", "calls", "--since", "2999-01-01"], "no rounds match the filters"),
     ],
 )
 def test_cli_errors(fake_dataset: Path, tmp_path: Path, args: list[str], message: str) -> None:
@@ -416,8 +422,8 @@ def test_cli_unknown_player_lists_players(fake_dataset: Path, tmp_path: Path) ->
 def test_cli_not_a_dataset(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     (tmp_path / "file.parquet").write_bytes(b"not parquet")
-    for path, message in ((tmp_path / "empty", "not a tichu-analyze dataset"),
-                          (tmp_path / "file.parquet", "not a directory")):
+    for path, message in ((tmp_path / "empty", "not a dataset and no log files"),
+                          (tmp_path / "file.parquet", "not a dataset directory nor a log")):
         result = runner.invoke(app, ["plot", str(path), "-k", "calls", "-o",
                                      str(tmp_path / "x.png")])
         assert result.exit_code == 2 and message in " ".join(result.output.split())
@@ -426,7 +432,14 @@ def test_cli_not_a_dataset(tmp_path: Path) -> None:
 def test_cli_bad_suffix(fake_dataset: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["plot", str(fake_dataset), "-k", "calls", "-o",
                                  str(tmp_path / "x.jpg")])
-    assert result.exit_code == 2 and ".png or .svg" in " ".join(result.output.split())
+    assert result.exit_code == 2 and ".png, .svg or .pdf" in " ".join(result.output.split())
+
+
+def test_cli_writes_pdf(fake_dataset: Path, tmp_path: Path) -> None:
+    out = tmp_path / "calls.pdf"
+    result = runner.invoke(app, ["plot", str(fake_dataset), "-k", "calls", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"%PDF")
 
 
 def test_cli_no_scored_rounds(fake_dataset: Path, tmp_path: Path) -> None:
@@ -439,7 +452,8 @@ def test_cli_no_scored_rounds(fake_dataset: Path, tmp_path: Path) -> None:
 def test_game_id_in_two_files(fake_dataset: Path) -> None:
     ds = Dataset.load(fake_dataset)
     other = ds.rounds.with_columns(pl.lit("other.jsonl").alias("file"))
-    both = Dataset(ds.path, pl.concat([ds.rounds, other]), ds.games, ds.violations, ds.plays)
+    both = Dataset(ds.path, pl.concat([ds.rounds, other]).lazy(), ds.lgames, ds.violations,
+                   ds.plays)
     with pytest.raises(DatasetError, match="game 'g1' is in 2 files; name one as FILE:GAME"):
         both.find_game("g1")
     assert both.find_game("other.jsonl:g1") == ("other.jsonl", "g1")

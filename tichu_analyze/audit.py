@@ -48,6 +48,8 @@ from .diagnostics import RULES, Diagnostic
 from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
 from .logfile import replay_file
 from .record import Recorder, RoundRecord
+from .safetext import NAME_LIMIT, TEXT_LIMIT
+from .safetext import clean as _clean
 from .state import STATUS_SCORED, STATUS_SKIPPED, GameState, Phase, Step, Trick, call_value
 
 __all__ = [
@@ -111,19 +113,16 @@ def load(path: Path, game: str | None = None, display: str | None = None,
     """
     recorder = _GameRecorder(game)
     name = display or str(path)
-    replay_file(path, recorder, display=name, variants=variants)
+    replay_file(path, recorder, display=name, variants=variants, stop_after_game=game)
     games = {g.id: g for g in sorted(recorder.games, key=lambda g: g.line)}
     return Trace(name, games, recorder.rounds, recorder.diagnostics)
 
 
-def _listing(trace: Trace) -> str:
-    items = []
-    for rec in list(trace.games.values())[:20]:
-        n = rec.rounds
-        items.append(f"{clean(rec.id)!r} ({n} round{'s' * (n != 1)}: "
-                     f"{', '.join(clean(p) for p in rec.players)})")
-    more = len(trace.games) - 20
-    return "; ".join(items) + (f"; and {more} more" if more > 0 else "")
+def _games_hint(trace: Trace) -> str:
+    """Where to look up what the file holds (not a listing: a file may hold thousands)."""
+    import shlex
+
+    return f"'tichu-analyze games {shlex.quote(trace.file)}' lists them"
 
 
 def _round_list(numbers: list[int]) -> str:
@@ -141,19 +140,19 @@ def pick(trace: Trace, game: str | None, round: int | None) -> tuple[GameState, 
     if game is None:
         if len(trace.games) > 1:
             raise AuditError(f"{trace.file} holds {len(trace.games)} games; choose one with "
-                             f"--game: {_listing(trace)}")
+                             f"--game ({_games_hint(trace)})")
         game = next(iter(trace.games))
     rec = trace.games.get(game)
     if rec is None:
         raise AuditError(f"game {clean(game)!r} is not in {trace.file}; it holds "
-                         f"{len(trace.games)} game{'s' * (len(trace.games) != 1)}: "
-                         f"{_listing(trace)}")
+                         f"{len(trace.games)} game{'s' * (len(trace.games) != 1)} "
+                         f"({_games_hint(trace)})")
     rounds = [r for r in trace.rounds if r.game == game]
     if round is not None:
         chosen = [r for r in rounds if r.round == round]
         if not chosen:
             raise AuditError(f"game {clean(game)!r} in {trace.file} has no round {round}; it has "
-                             f"{_round_list([r.round for r in rounds])}")
+                             f"{_round_list([r.round for r in rounds])} ({_games_hint(trace)})")
         return rec, chosen
     return rec, rounds
 
@@ -790,21 +789,12 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
 # ------------------------------------------------------------------------ cleaning
 
 
-def clean(text: object) -> str:
-    """``text`` made safe to show: control, formatting (bidi) and separator characters
-    other than spaces are escaped as ``\\xNN`` / ``\\uNNNN``."""
-    s = str(text)
-    if s.isprintable():
-        return s
-    out = []
-    for ch in s:
-        if ch.isprintable() or ch in " \u00a0":
-            out.append(ch)
-        else:
-            n = ord(ch)
-            out.append(f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}" if n < 0x10000
-                       else f"\\U{n:08x}")
-    return "".join(out)
+def clean(text: object, limit: int = NAME_LIMIT) -> str:
+    """``text`` made safe to show (:func:`tichu_analyze.safetext.clean`): control,
+    formatting (bidi) and separator characters other than spaces escaped as ``\\xNN`` /
+    ``\\uNNNN``, cut with an ellipsis after ``limit`` characters (by default those of
+    a name)."""
+    return _clean(text, limit)
 
 
 # ------------------------------------------------------------------------------ text
@@ -854,11 +844,11 @@ class _TextWriter:
         out: list[Seg] = []
         for p in pieces:
             if isinstance(p, str):
-                out.append((clean(p), style))
+                out.append((clean(p, TEXT_LIMIT), style))
             elif isinstance(p, Who):
                 out.append((self.name(p.seat) if p.short else self.who(p.seat), style or "bold"))
             elif isinstance(p, Em):
-                out.append((clean(p.text), "bold"))
+                out.append((clean(p.text, TEXT_LIMIT), "bold"))
             else:
                 for i, token in enumerate(p.tokens):
                     if i:
@@ -923,7 +913,7 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
     """
     w = _TextWriter(view, width)
     players = view.players
-    title = f"Game {clean(view.game)} · {clean(view.file)}"
+    title = f"Game {clean(view.game)} · {clean(view.file, TEXT_LIMIT)}"
     if view.only_round is not None:
         title += f" · round {view.only_round} of {view.round_count}"
     else:
@@ -967,7 +957,7 @@ def _text_note(w: _TextWriter, note: Note, indent: int, line_width: int | None =
         prefix.append((f"line {d.line:<{line_width}}  ", "dim"))
     hang = sum(cell_len(t) for t, _ in prefix) + 2
     w.add(prefix + [(f"{mark} {d.code} {d.name}{sev}: ", style)],
-          [(clean(d.message), ""),
+          [(clean(d.message, TEXT_LIMIT), ""),
            (" [" + rule_section(d.code).replace(" ", _NBSP) + "]", "dim")], hang=hang)
     if note.could_play is not None:
         body = w.segs(["could have played ", cards(note.could_play.cards), " — ",
@@ -1259,7 +1249,7 @@ class _Html:
         self.names = view.players  # the players of the round being drawn
 
     def text(self, s: object) -> str:
-        return html.escape(clean(s), quote=True)
+        return html.escape(clean(s, TEXT_LIMIT), quote=True)
 
     def who(self, seat: int | None, short: bool = False) -> str:
         if seat is None or not 0 <= seat < 4:

@@ -1,10 +1,12 @@
 """Brettspielwelt (BSW) ``.tch`` game logs: read them as format-1 events, write them back.
 
 BSW published about 2.4 million Tichu games as text files (docs: ``bsw-tch.md``).
-:func:`read_tch` turns one file into format-1 events (``log-format.md``), each
+:func:`read_tch` turns one file, read as a stream (:class:`TchLines`), into the
+typed format-1 events of :mod:`tichu_analyze.events` (``log-format.md``), each
 with the 1-based ``.tch`` line it came from, so that the replay checks them and
-points its diagnostics at the ``.tch`` file. :func:`write_tch` writes format-1
-events of one game in BSW's style (used for round trips).
+points its diagnostics at the ``.tch`` file; :func:`event_dict` gives an event
+as the object of its JSON line. :func:`write_tch` writes format-1 events of one
+game in BSW's style (used for round trips).
 
 BSW's logging habits are normalized so that they cause no diagnostics, while
 genuine violations (a wish ignored, the Dragon given to the own team, a play
@@ -44,6 +46,9 @@ out, the Dragon's trick):
   reading is not the highest (the engine's default).
 * ``BOMBE:`` lines are cosmetic and ignored. ``Grosses Tichu:`` lines before
   play are emitted between the two deals.
+* A seat whose player changes (a substitute) gets ``round_start.players``, the
+  names by seat from that round on; a name left blank in the card lists is taken
+  from the ``Startkarten`` or the ``Schupfen:`` lines. Names compare exactly.
 
 A line that cannot be understood yields :class:`Unreadable`; the rest of its
 round is skipped. A file that ends mid-round, or a round restarted by a new
@@ -53,11 +58,15 @@ incomplete.
 
 from __future__ import annotations
 
+import codecs
+import io
 import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any, Literal
+
+from msgspec.structs import asdict, force_setattr
 
 from .cards import (
     BIT,
@@ -74,12 +83,29 @@ from .cards import (
     Mask,
     points,
 )
-from .combos import Combo, beats, bombs_in, can_play_rank, classify
+from .combos import Combo, Kind, beats, bombs_in, can_play_rank, classify
+from .events import (
+    Call,
+    Deal,
+    DragonGift,
+    Event,
+    Exchange,
+    GameStart,
+    Pass,
+    Play,
+    RoundEnd,
+    RoundStart,
+)
 
-__all__ = ["Unreadable", "decode_text", "looks_like_tch", "read_tch", "write_tch"]
+__all__ = [
+    "TchLines", "Unreadable", "decode_text", "event_dict", "looks_like_tch", "read_tch",
+    "write_tch",
+]
 
-Event = dict[str, Any]
-"""A format-1 event, as a dict (``log-format.md``)."""
+EventDict = dict[str, Any]
+"""A format-1 event as a dict (``log-format.md``), as :func:`write_tch` takes them."""
+
+CallKind = Literal["grand_tichu", "tichu"]
 
 TARGET = 1000
 """BSW plays to 1000 points."""
@@ -138,21 +164,43 @@ PLAY_HEADER = "---------------Rundenverlauf------------------"
 
 # --- bytes and lines ----------------------------------------------------------
 
+MAX_LINE = 4 << 20
+"""The longest line read, in bytes (4 MiB); a longer one is not understood and skipped."""
+
+MAX_ROUND_LINES = 10_000
+"""The most lines one round may have (a real round has a few hundred); the rest of a
+longer round is skipped, so that memory stays bounded whatever the file holds."""
+
+_PREFIX = 1 << 16
+"""How many bytes the file's encoding is decided on (64 KiB: a whole game of the archive)."""
+
+_BOM = b"\xef\xbb\xbf"
+
+
+def _encoding(data: bytes, final: bool = True) -> str:
+    """The encoding ``data`` reads in: UTF-8, else cp1252, else latin-1. When not
+    ``final`` (a prefix of the file), a UTF-8 character cut at its end does not count."""
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(data, final)
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        data.decode("cp1252")
+        return "cp1252"
+    except UnicodeDecodeError:
+        return "latin-1"
+
 
 def decode_text(data: bytes) -> str:
-    """The text of a ``.tch`` file: UTF-8, else the archive's legacy cp1252, else latin-1.
+    """The text of ``.tch`` bytes: UTF-8, else the archive's legacy cp1252, else latin-1.
 
     Every character survives as written (non-breaking spaces included); a UTF-8
     byte order mark is dropped.
     """
-    if data.startswith(b"\xef\xbb\xbf"):
+    if data.startswith(_BOM):
         data = data[3:]
-    for encoding in ("utf-8", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1")
+    return data.decode(_encoding(data))
 
 
 def looks_like_tch(head: bytes) -> bool:
@@ -167,9 +215,64 @@ def looks_like_tch(head: bytes) -> bool:
     return False
 
 
-def _lines(text: str) -> list[str]:
-    """The lines of ``text``, split at ``\\n`` only (line numbers match the bytes)."""
-    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
+class TchLines:
+    """The lines of a ``.tch`` file, read as a stream and decoded: iterating yields
+    each line's text, or None for a line longer than :data:`MAX_LINE` (whose bytes
+    are skipped, never held). ``count`` is the number of lines read (all of them once
+    the iteration is over).
+
+    The encoding is decided once per file, on its first 64 KiB (the whole file for
+    every game of the archive, so exactly as if the file were decoded whole): UTF-8
+    if they are UTF-8, else cp1252 if they are cp1252, else latin-1. A later line
+    that does not decode in the file's encoding is decided on its own, the same way.
+    Lines are split at ``\\n`` only (line numbers match the bytes); a ``\\r`` before
+    it and a UTF-8 byte order mark at the start are dropped.
+    """
+
+    def __init__(self, source: bytes | IO[bytes]) -> None:
+        self.file: IO[bytes] = io.BytesIO(source) if isinstance(source, bytes) else source
+        self.count = 0
+
+    def __iter__(self) -> Iterator[str | None]:
+        f = self.file
+        head = f.read(_PREFIX)
+        final = len(head) < _PREFIX
+        if head.startswith(_BOM):
+            head = head[3:]
+        encoding = _encoding(head, final)
+        cut = head.rfind(b"\n") + 1
+        pending = head[cut:]  # the last line, maybe cut by the prefix's end
+        if cut:  # the whole lines of the prefix, decoded at once
+            lines = head[: cut - 1].replace(b"\r\n", b"\n").decode(encoding).split("\n")
+            self.count = len(lines)
+            yield from lines
+        while True:
+            line = f.readline(MAX_LINE + 1 - len(pending))
+            if pending:
+                line, pending = pending + line, b""
+            if not line:
+                return
+            self.count += 1
+            if line.endswith(b"\n"):
+                yield _decode_line(line[:-1], encoding)
+            elif len(line) > MAX_LINE:
+                while True:  # skip the rest of the line
+                    chunk = f.readline(MAX_LINE)
+                    if not chunk or chunk.endswith(b"\n"):
+                        break
+                yield None
+            else:
+                yield _decode_line(line, encoding)  # the last line, without a line end
+                return
+
+
+def _decode_line(raw: bytes, encoding: str) -> str:
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError:
+        return raw.decode(_encoding(raw))
 
 
 def _tail(text: str) -> str:
@@ -177,25 +280,29 @@ def _tail(text: str) -> str:
     return text.rstrip(" \t\r")
 
 
-def _trim(text: str) -> str:
-    """``text`` without ASCII blanks around it (non-breaking spaces are kept)."""
-    return text.strip(" \t\r")
-
-
 # --- parsed lines of one round ------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Rec:
-    """One meaningful line of the round's pre-play or play part."""
+_NO_CARDS: list[str] = []
+_NO_GIVE: dict[int, str] = {}
 
-    kind: str  # tichu, grand, exchange, play, pass, wish, gift, result
-    line: int
-    seat: int = -1
-    cards: list[str] = field(default_factory=list)  # play: format-1 tokens
-    give: dict[int, str] = field(default_factory=dict)  # exchange: to -> token
-    value: str = ""  # wish: rank token
-    score: tuple[int, int] = (0, 0)  # result
+
+class _Rec:
+    """One meaningful line of the round's pre-play or play part (never changed once made:
+    records without cards or exchange share one empty list and dict)."""
+
+    __slots__ = ("cards", "give", "kind", "line", "score", "seat", "value")
+
+    def __init__(self, kind: str, line: int, seat: int = -1, cards: list[str] = _NO_CARDS,
+                 give: dict[int, str] = _NO_GIVE, value: str = "",
+                 score: tuple[int, int] = (0, 0)) -> None:
+        self.kind = kind  # tichu, grand, exchange, play, pass, wish, gift, result
+        self.line = line
+        self.seat = seat
+        self.cards = cards  # play: format-1 tokens
+        self.give = give  # exchange: to -> token
+        self.value = value  # wish: rank token
+        self.score = score  # result
 
 
 @dataclass(slots=True)
@@ -203,11 +310,13 @@ class _RoundText:
     """What the ``.tch`` lines of one round say."""
 
     line: int  # the Gr.Tichukarten header
-    names: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # by seat, as this round's lines name them
+    blank: set[int] = field(default_factory=set)  # seats whose name the card lists leave blank
     hands8: list[list[str]] = field(default_factory=list)
     start_line: int = 0  # the Startkarten header, 0 before it
     hands14: list[list[str]] = field(default_factory=list)
     section: str = "grand"  # grand, start, pre, play, over (Ergebnis read), done, skip
+    lines: int = 0  # non-blank lines read after the header
     grand: list[_Rec] = field(default_factory=list)
     pre: list[_Rec] = field(default_factory=list)  # Tichu calls and exchanges, in order
     play: list[_Rec] = field(default_factory=list)
@@ -216,13 +325,10 @@ class _RoundText:
 
 def _cards(tokens: list[str]) -> list[str] | str:
     """BSW card tokens -> format-1 tokens, or an error message."""
-    out = []
-    for t in tokens:
-        card = CARD_OF_TCH.get(t)
-        if card is None:
-            return f"{t!r} is not a card"
-        out.append(card)
-    return out
+    try:
+        return [CARD_OF_TCH[t] for t in tokens]
+    except KeyError as e:
+        return f"{e.args[0]!r} is not a card"
 
 
 def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
@@ -245,18 +351,40 @@ def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
 
 
 def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
-    """``name: C - name: C - name: C -`` -> recipient seat -> format-1 token."""
+    """``name: C - name: C - name: C -`` -> recipient seat -> format-1 token.
+
+    A seat whose name is blank (a newcomer the card lists do not name yet) takes the
+    first name no other seat answers to, in the order BSW lists the recipients; that
+    name goes into ``names``.
+    """
     gives: dict[int, str] = {}
     pos = 0
     body = _tail(body)
+    order = [(giver + k) & 3 for k in (1, 2, 3)]
+    if body.endswith(" -"):  # the usual line: the three others in order, one card each
+        parts = body[:-2].split(" - ")
+        if len(parts) == 3:
+            for to, part in zip(order, parts, strict=True):
+                n = len(names[to])
+                card = CARD_OF_TCH.get(part[n + 2 :])
+                if card is None or not part.startswith(names[to]) or not part.startswith(": ", n):
+                    gives.clear()
+                    break
+                gives[to] = card
+            else:
+                return gives
     while pos < len(body):
         if body[pos] == " ":
             pos += 1
             continue
-        order = [(giver + k) & 3 for k in (1, 2, 3)]
         matches = [s for s in order if body.startswith(names[s] + ": ", pos)]
         if not matches:
-            return f"no recipient name at {body[pos:]!r}"
+            blank = [s for s in order if not names[s] and s not in gives]
+            cut = body.find(": ", pos)
+            if not blank or cut < 0:
+                return f"no recipient name at {body[pos:]!r}"
+            names[blank[0]] = body[pos:cut]
+            matches = blank[:1]
         longest = max(len(names[s]) for s in matches)
         matches = [s for s in matches if len(names[s]) == longest]
         to = next((s for s in matches if s not in gives), matches[0])
@@ -277,39 +405,36 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     return gives
 
 
-def _move_line(text: str, names: list[str]) -> _Rec | str | None:
-    """``(N)name: C C`` or ``(N)name passt.`` as a record (line 0), an error, or None."""
-    m = _SEAT.match(text)
-    if m is None:
+def _move_line(text: str, names: list[str], no: int = 0) -> _Rec | str | None:
+    """``(N)name: C C`` or ``(N)name passt.`` (``text`` stripped) as a record of line
+    ``no``, an error message, or None."""
+    if len(text) < 3 or text[0] != "(" or text[2] != ")" or text[1] not in "0123":
         return None
-    seat = int(m.group(1))
-    rest = text[3:]
+    seat = ord(text[1]) - 48
     name = names[seat] if seat < len(names) else ""
-    if rest.startswith(name + ": "):
-        body = rest[len(name) + 2 :]
-    elif rest == name + " passt." or rest == name + " passt":
-        return _Rec("pass", 0, seat)
-    elif rest.endswith((" passt.", " passt")):
-        return _Rec("pass", 0, seat)  # another name in the seat: the seat counts
+    n = len(name) + 3
+    if text.startswith(name, 3) and text.startswith(": ", n):
+        body = text[n + 2 :]
+    elif text.endswith((" passt.", " passt")):
+        return _Rec("pass", no, seat)  # also under another name: the seat counts
     else:
-        cut = rest.rfind(": ")
+        cut = text.rfind(": ", 3)
         if cut < 0:
             return f"neither a play nor a pass of seat {seat}"
-        body = rest[cut + 2 :]
-    tokens = [t for t in _tail(body).split(" ") if t]
-    if not tokens:
+        body = text[cut + 2 :]
+    try:
+        cards = [CARD_OF_TCH[t] for t in body.split(" ") if t]
+    except KeyError as e:
+        return f"play of seat {seat}: {e.args[0]!r} is not a card"
+    if not cards:
         return f"a play of seat {seat} without cards"
-    cards = _cards(tokens)
-    if isinstance(cards, str):
-        return f"play of seat {seat}: {cards}"
-    return _Rec("play", 0, seat, cards=cards)
+    return _Rec("play", no, seat, cards)
 
 
-def _parse_line(rt: _RoundText, no: int, text: str) -> str | None:
-    """Take one non-blank line of a round into ``rt``; an error message if not understood."""
+def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | None:
+    """Take one non-blank line of a round before its ``Rundenverlauf`` into ``rt``
+    (``head``: the header it is, if one); an error message if not understood."""
     section = rt.section
-    header = _HEADER.fullmatch(text)
-    head = header.group(1) if header else None
     if text.startswith("BOMBE:"):
         return None  # cosmetic: who holds a bomb
     if section in ("grand", "start"):
@@ -329,47 +454,60 @@ def _parse_line(rt: _RoundText, no: int, text: str) -> str | None:
             return got
         name, cards = got
         if section == "grand":
+            if not name.strip():
+                rt.blank.add(len(rt.names))
             rt.names.append(name)
+        elif name.strip() and len(hands) in rt.blank:  # the Startkarten name the newcomer
+            rt.names[len(hands)] = name
+            rt.blank.discard(len(hands))
         hands.append(cards)
         if section == "start" and len(hands) == 4:
             rt.section = "pre"
         return None
-    if section == "pre":
-        if head == "Rundenverlauf":
-            rt.section = "play"
-            return None
-        if text == "Schupfen:":
-            return None
-        call = _CALL.fullmatch(text)
-        if call is not None and call.group(1) != "Drache an":
-            kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
-            rec = _Rec(kind, no, int(call.group(2)))
-            (rt.grand if kind == "grand" else rt.pre).append(rec)
-            return None
-        m = _SEAT.match(text)
-        if m is not None:
-            giver = int(m.group(1))
-            prefix = f"({giver}){rt.names[giver]} gibt: "
-            if text.startswith(prefix):
-                body = text[len(prefix) :]
-            elif " gibt: " in text:
-                body = text.split(" gibt: ", 1)[1]
-            else:
-                return "expected an exchange line, '(N)name gibt: name: card - ...'"
-            gives = _gives(body, giver, rt.names)
-            if isinstance(gives, str):
-                return f"exchange of seat {giver}: {gives}"
-            rt.pre.append(_Rec("exchange", no, giver, give=gives))
-            return None
-        return "not a line of the exchange part of a round"
-    # section == "play"
-    move = _move_line(text, rt.names)
-    if isinstance(move, str):
-        return move
+    # section == "pre": calls and the exchange
+    if head == "Rundenverlauf":
+        rt.section = "play"
+        return None
+    if text == "Schupfen:":
+        return None
+    call = _CALL.fullmatch(text)
+    if call is not None and call.group(1) != "Drache an":
+        kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
+        rec = _Rec(kind, no, int(call.group(2)))
+        (rt.grand if kind == "grand" else rt.pre).append(rec)
+        return None
+    m = _SEAT.match(text)
+    if m is not None:
+        giver = int(m.group(1))
+        prefix = f"({giver}){rt.names[giver]} gibt: "
+        if text.startswith(prefix):
+            body = text[len(prefix) :]
+        elif " gibt: " in text:
+            name, body = text[3:].split(" gibt: ", 1)
+            if giver in rt.blank:  # the newcomer, named by his own line
+                rt.names[giver] = name
+                rt.blank.discard(giver)
+        else:
+            return "expected an exchange line, '(N)name gibt: name: card - ...'"
+        gives = _gives(body, giver, rt.names)
+        if isinstance(gives, str):
+            return f"exchange of seat {giver}: {gives}"
+        rt.pre.append(_Rec("exchange", no, giver, give=gives))
+        return None
+    return "not a line of the exchange part of a round"
+
+
+def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
+    """Take one non-blank line of the round's ``Rundenverlauf`` into ``rt``; an error
+    message if not understood."""
+    move = _move_line(text, rt.names, no)
     if move is not None:
-        move.line = no
+        if isinstance(move, str):
+            return move
         rt.play.append(move)
         return None
+    if text.startswith("BOMBE:"):
+        return None  # cosmetic: who holds a bomb
     call = _CALL.fullmatch(text)
     if call is not None:
         kind = {"Grosses Tichu": "grand", "Tichu": "tichu", "Drache an": "gift"}[call.group(1)]
@@ -388,6 +526,8 @@ def _parse_line(rt: _RoundText, no: int, text: str) -> str | None:
         return None
     result = _RESULT.fullmatch(text)
     if result is not None:
+        if max(len(result.group(1)), len(result.group(2))) > 9:
+            return "a score of more than nine digits"  # (and int() would refuse 4,300)
         rt.play.append(_Rec("result", no, score=(int(result.group(1)), int(result.group(2)))))
         rt.section = "over"
         return None
@@ -397,29 +537,38 @@ def _parse_line(rt: _RoundText, no: int, text: str) -> str | None:
 # --- reading ------------------------------------------------------------------
 
 
-def read_tch(data: bytes, game_id: str) -> Iterator[tuple[int, Event | Unreadable]]:
+def read_tch(source: bytes | IO[bytes] | TchLines,
+             game_id: str) -> Iterator[tuple[int, Event | Unreadable]]:
     """The format-1 events of one ``.tch`` file, each with its 1-based ``.tch`` line.
 
-    ``game_id`` names the game in every event. Events come in replay order;
-    events the reader inserts or moves (missing passes, a late Tichu, a missing
-    Dragon gift, the Grand Tichu calls) carry the line that justifies them, so
-    line numbers are not always increasing. A line that is not understood
-    yields :class:`Unreadable` and the rest of its round is skipped.
+    ``source``: the file's bytes, a binary file open for reading, or its
+    :class:`TchLines`. The file is read as a stream, one round at a time: memory
+    does not grow with its size. ``game_id`` names the game in every event.
+    Events come in replay order; events the reader inserts or moves (missing
+    passes, a late Tichu, a missing Dragon gift, the Grand Tichu calls) carry the
+    line that justifies them, so line numbers are not always increasing. A line
+    that is not understood yields :class:`Unreadable` and the rest of its round
+    is skipped.
     """
-    lines = _lines(decode_text(data))
+    lines = source if isinstance(source, TchLines) else TchLines(source)
     reader = _Reader(game_id)
     rt: _RoundText | None = None
     junk = False  # inside a run of lines outside any round
     for no, raw in enumerate(lines, 1):
-        text = _trim(raw)
-        if not text:
-            continue
-        header = _HEADER.fullmatch(text)
-        if header is not None and header.group(1) == "Gr.Tichukarten":
-            if rt is not None and rt.section != "done":
-                yield from reader.round(rt)
-            rt, junk = _RoundText(no), False
-            continue
+        head: str | None = None
+        if raw is None:
+            text = ""
+        else:
+            text = raw.strip(" \t\r")
+            if not text:
+                continue
+            if text[0] == "-" and (header := _HEADER.fullmatch(text)) is not None:
+                head = header.group(1)
+                if head == "Gr.Tichukarten":
+                    if rt is not None and rt.section != "done":
+                        yield from reader.round(rt)
+                    rt, junk = _RoundText(no), False
+                    continue
         if rt is None or rt.section == "done":
             if rt is not None:
                 move = _move_line(text, rt.names)
@@ -428,12 +577,21 @@ def read_tch(data: bytes, game_id: str) -> Iterator[tuple[int, Event | Unreadabl
             if not junk and not text.startswith("BOMBE:"):
                 where = "after the round's Ergebnis" if rt is not None else \
                     "outside a round (no Gr.Tichukarten header before it)"
-                yield no, Unreadable(f"{text[:60]!r} {where}")
+                what = repr(text[:60]) if raw is not None else _TOO_LONG
+                yield no, Unreadable(f"{what} {where}")
                 junk = True
             continue
         if rt.section == "skip":
             continue
-        problem = _parse_line(rt, no, text)
+        rt.lines += 1
+        if raw is None:
+            problem: str | None = _TOO_LONG
+        elif rt.lines > MAX_ROUND_LINES:
+            problem = f"the round has more than {MAX_ROUND_LINES:,} lines"
+        elif rt.section == "play":
+            problem = _parse_play(rt, no, text)
+        else:
+            problem = _parse_line(rt, no, text, head)
         if problem is not None:
             rt.unreadable = (no, problem)
             rt.section = "skip"
@@ -444,35 +602,53 @@ def read_tch(data: bytes, game_id: str) -> Iterator[tuple[int, Event | Unreadabl
         yield from reader.round(rt)
 
 
+_TOO_LONG = f"a line longer than {MAX_LINE >> 20} MiB"
+
+
 class _Reader:
-    """Game-level state of one file: the game start and the round numbers."""
+    """Game-level state of one file: the game start, the round numbers and who sits
+    where."""
 
     def __init__(self, game_id: str) -> None:
         self.game = game_id
         self.started = False
         self.rounds = 0
+        self.names: list[str] = []  # by seat, as the last round's lines named them
+        self.players: list[str] = []  # by seat, as the events name them
 
-    def round(self, rt: _RoundText) -> Iterator[tuple[int, Event | Unreadable]]:
-        if not self.started:
-            if len(rt.names) < 4:
-                if rt.unreadable is not None:
-                    yield rt.unreadable[0], Unreadable(rt.unreadable[1])
-                return  # no names, no game: nothing to replay
-            self.started = True
-            yield rt.line, {"type": "game_start", "game": self.game,
-                            "players": _player_names(rt.names), "target": TARGET}
+    def round(self, rt: _RoundText) -> list[tuple[int, Event | Unreadable]]:
+        """The events of one round (after the game's start, for the first)."""
+        if len(rt.names) < 4:
+            if not self.started:  # no names, no game: nothing to replay
+                return [] if rt.unreadable is None else [
+                    (rt.unreadable[0], Unreadable(rt.unreadable[1]))]
+            changed = None
+        else:
+            # a name still blank (not even the exchange names the seat): the same player
+            names = [name if name.strip() or not self.names else self.names[seat]
+                     for seat, name in enumerate(rt.names)]
+            players = _player_names(names)
+            changed = players if self.started and players != self.players else None
+            self.names, self.players = names, players
         self.rounds += 1
-        yield from _convert(self.game, self.rounds, rt)
+        out = _convert(self.game, self.rounds, rt, changed)
+        if not self.started:
+            self.started = True
+            out.insert(0, (rt.line, GameStart(game=self.game, players=self.players,
+                                               target=TARGET)))
+        return out
 
 
 _SEARCH = 32
 """How many other readings of one round are tried against its Ergebnis, at most."""
 
 
-def _convert(game: str, number: int, rt: _RoundText) -> list[tuple[int, Event | Unreadable]]:
-    """The events of one round; where the log reads two legal ways and the default
-    reading does not give the recorded Ergebnis, the first reading that does."""
-    first = _Converter(game, number, rt)
+def _convert(game: str, number: int, rt: _RoundText,
+             players: list[str] | None) -> list[tuple[int, Event | Unreadable]]:
+    """The events of one round (``players``: the seating if it changed with it); where
+    the log reads two legal ways and the default reading does not give the recorded
+    Ergebnis, the first reading that does."""
+    first = _Converter(game, number, rt, players)
     out = first.run()
     if not first.mismatch or not first.decisions:
         return out
@@ -483,7 +659,7 @@ def _convert(game: str, number: int, rt: _RoundText) -> list[tuple[int, Event | 
         if flips in tried:
             continue
         tried.add(flips)
-        conv = _Converter(game, number, rt, flips)
+        conv = _Converter(game, number, rt, players, flips)
         got = conv.run()
         if not conv.mismatch:
             return got
@@ -492,8 +668,9 @@ def _convert(game: str, number: int, rt: _RoundText) -> list[tuple[int, Event | 
 
 
 def _player_names(names: list[str]) -> list[str]:
-    """The names for ``game_start``: as written, unless empty or repeated (format 1 needs
-    four distinct non-empty names), then ``seat N`` / ``name (seat N)``."""
+    """The names for ``game_start`` and ``round_start``: as written, unless empty or
+    repeated (format 1 needs four distinct non-empty names), then ``seat N`` /
+    ``name (seat N)``."""
     out: list[str] = []
     for seat, name in enumerate(names):
         if not name.strip():
@@ -557,7 +734,7 @@ class _Table:
         if self.top is None:
             return True
         if self.closing:
-            return seat == self.top_seat or combo is None or not combo.is_bomb
+            return seat == self.top_seat or combo is None or combo.kind < _BOMB
         return False
 
     def pass_(self, seat: int) -> None:
@@ -568,13 +745,12 @@ class _Table:
     def _check_trick_over(self) -> None:
         if self.top is None:
             return
-        others = 0
+        hands, top_seat, passed = self.hands, self.top_seat, self.passed
         for s in range(4):
-            if self.hands[s] and s != self.top_seat:
-                others |= 1 << s
-        if others & ~self.passed == 0:
-            self.closing = True
-            self.turn = self.leader()
+            if hands[s] and s != top_seat and not passed >> s & 1:
+                return
+        self.closing = True
+        self.turn = self.leader()
 
     def passes_to_close(self) -> list[int]:
         """The seats, in turn, whose passes would end the trick on the table."""
@@ -721,22 +897,47 @@ def _could_beat(combo: Combo, top: Combo) -> bool:
     return False
 
 
+_TOKEN_BIT: dict[str, Mask] = {token: BIT[card] for token, card in CARD_BY_TOKEN.items()}
+_PHOENIX_BIT = BIT[PHOENIX]
+_BOMB = Kind.FOUR_OF_A_KIND
+"""The lowest kind of bomb."""
+_AMBIGUOUS = (Kind.FULL_HOUSE, Kind.STRAIGHT)
+"""The kinds a Phoenix may stand in for either of two ranks."""
+
+
 def _mask(tokens: list[str]) -> Mask | None:
     """The mask of format-1 tokens, None if a card is repeated."""
     m = 0
+    bit = _TOKEN_BIT
     for t in tokens:
-        b = BIT[CARD_BY_TOKEN[t]]
+        b = bit[t]
         if m & b:
             return None
         m |= b
     return m
 
 
+_COMBOS: dict[Mask, Combo | None] = {}
+_COMBOS_LIMIT = 1 << 16
+
+
+def _combo(mask: Mask) -> Combo | None:
+    """``classify(mask)``, remembered (a bounded memo): the combination the cards form,
+    the Phoenix at its highest reading (a Phoenix single as if led)."""
+    try:
+        return _COMBOS[mask]
+    except KeyError:
+        if len(_COMBOS) >= _COMBOS_LIMIT:
+            _COMBOS.clear()
+        combo = _COMBOS[mask] = classify(mask)
+        return combo
+
+
 @dataclass(slots=True)
 class _PhoenixPlay:
     """A multi-card play with the Phoenix, and what its trick tells about its reading."""
 
-    event: Event
+    event: Play
     cards: Mask
     below: Combo | None  # what it was played on (None: a lead)
     above: Combo | None = None  # the next play on it
@@ -746,7 +947,7 @@ class _PhoenixPlay:
 class _Gift:
     """A synthesized Dragon gift whose recipient the Ergebnis may decide."""
 
-    event: Event
+    event: DragonGift
     winner: int
     cards: Mask
 
@@ -754,11 +955,12 @@ class _Gift:
 class _Converter:
     """Turns the parsed lines of one round into format-1 events, normalizing BSW's habits."""
 
-    def __init__(self, game: str, number: int, rt: _RoundText,
+    def __init__(self, game: str, number: int, rt: _RoundText, players: list[str] | None,
                  flips: frozenset[int] = frozenset()) -> None:
         self.game = game
         self.number = number
         self.rt = rt
+        self.players = players
         self.flips = flips  # records (by index in rt.play) read the other way
         self.decisions: list[int] = []  # records where two legal readings exist
         self.mismatch = False  # the replayed score cannot give the recorded Ergebnis
@@ -767,27 +969,25 @@ class _Converter:
         self.playing = False  # the Rundenverlauf is being converted
         self.table: _Table | None = None
         self.raw = False  # no normalizing (the engine skips the rest of the round)
-        self.first_play: list[Event | None] = [None, None, None, None]
+        self.first_play: list[Play | None] = [None, None, None, None]
         self.plays = [0, 0, 0, 0]
-        self.moves_since = [0, 0, 0, 0]  # logged moves by others since the seat's first play
-        self.last_play: Event | None = None
+        self.moves = [0, 0, 0, 0]  # logged plays and passes, by seat
+        self.moves_at_first: list[int] = [0, 0, 0, 0]  # the others' moves at the first play
+        self.last_play: Play | None = None
         self.phoenix: list[_PhoenixPlay] = []
         self.top_phoenix: _PhoenixPlay | None = None  # the Phoenix play on top of the trick
         self.gifts: list[_Gift] = []
         self.consumed: set[int] = set()  # Drache an lines already used, by index in rt.play
         self.index = 0  # the play record being converted
 
-    def event(self, type_: str, **fields: Any) -> Event:
-        return {"type": type_, "game": self.game, **fields}
-
     def emit(self, line: int, ev: Event) -> None:
         self.out.append((line, ev))
 
     def run(self) -> list[tuple[int, Event | Unreadable]]:
         rt = self.rt
-        self.emit(rt.line, self.event("round_start", round=self.number))
+        self.emit(rt.line, RoundStart(game=self.game, round=self.number, players=self.players))
         if len(rt.hands8) == 4:
-            self.emit(rt.line, self.event("deal", hands=[list(h) for h in rt.hands8]))
+            self.emit(rt.line, Deal(game=self.game, hands=[list(h) for h in rt.hands8]))
             for rec in rt.grand:
                 self.call(rec, "grand_tichu")
             if len(rt.hands14) == 4:
@@ -808,11 +1008,11 @@ class _Converter:
         rt = self.rt
         pairs = zip(rt.hands8, rt.hands14, strict=True)
         six = [[c for c in h14 if c not in h8] for h8, h14 in pairs]
-        self.emit(rt.start_line, self.event("deal", hands=six))
+        self.emit(rt.start_line, Deal(game=self.game, hands=six))
         for rec in rt.pre:
             if rec.kind == "exchange":
                 give = {str(to): card for to, card in sorted(rec.give.items())}
-                self.emit(rec.line, self.event("exchange", seat=rec.seat, give=give))
+                self.emit(rec.line, Exchange(game=self.game, seat=rec.seat, give=give))
             else:
                 self.call(rec, "tichu")
 
@@ -844,11 +1044,11 @@ class _Converter:
 
     # -- calls
 
-    def call(self, rec: _Rec, call: str) -> None:
+    def call(self, rec: _Rec, call: CallKind) -> None:
         seat = rec.seat
         if self.calls[seat] is not None:
             return  # the seat's call is made: BSW logs repeated clicks (and Tichu after Grand)
-        ev = self.event("call", seat=seat, call=call)
+        ev = Call(game=self.game, seat=seat, call=call)
         if not self.playing:
             self.calls[seat] = call
             self.emit(rec.line, ev)
@@ -859,7 +1059,7 @@ class _Converter:
             return
         first = self.first_play[seat]
         if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 1
-                and first is not None and self.moves_since[seat] <= 1):
+                and first is not None and self.moves_by_others(seat) <= 1):
             # logged just after the caller's first play: it was made with that play
             at = next(i for i, (_, e) in enumerate(self.out) if e is first)
             self.out.insert(at, (rec.line, ev))
@@ -872,22 +1072,26 @@ class _Converter:
 
     # -- play
 
+    def moves_by_others(self, seat: int) -> int:
+        """Plays and passes logged by other seats since ``seat``'s first play."""
+        m = self.moves
+        return m[0] + m[1] + m[2] + m[3] - m[seat] - self.moves_at_first[seat]
+
     def move(self, rec: _Rec) -> None:
-        if rec.kind in ("play", "pass"):
-            for s in range(4):
-                if self.first_play[s] is not None and s != rec.seat:
-                    self.moves_since[s] += 1
-        if rec.kind == "play":
+        kind = rec.kind
+        if kind == "play":
+            self.moves[rec.seat] += 1
             self.play(rec)
-        elif rec.kind == "pass":
+        elif kind == "pass":
+            self.moves[rec.seat] += 1
             self.pass_(rec)
-        elif rec.kind in ("tichu", "grand"):
+        elif kind in ("tichu", "grand"):
             self.call(rec, "tichu" if rec.kind == "tichu" else "grand_tichu")
         elif rec.kind == "wish":
             last = self.last_play
-            if last is not None and "wish" not in last:
-                last["wish"] = rec.value
-                if self.table is not None and "Mahjong" in last["cards"]:
+            if last is not None and last.wish is None:
+                force_setattr(last, "wish", rec.value)
+                if self.table is not None and "Mahjong" in last.cards:
                     self.table.wish = RANK_BY_TOKEN[rec.value]
         elif rec.kind == "gift":
             self.gift(rec)
@@ -898,16 +1102,16 @@ class _Converter:
         t = self.table
         seat = rec.seat
         if t is None or self.raw:
-            self.emit(rec.line, self.event("pass", seat=seat))
+            self.out.append((rec.line, Pass(game=self.game, seat=seat)))
             return
         if t.over or not t.hands[seat] or t.top is None or t.closing or seat != t.turn:
             return  # the winner collecting its trick, or a pass by a seat not on turn
-        self.emit(rec.line, self.event("pass", seat=seat))
+        self.out.append((rec.line, Pass(game=self.game, seat=seat)))
         t.pass_(seat)
 
     def play(self, rec: _Rec) -> None:
         seat = rec.seat
-        ev = self.event("play", seat=seat, cards=list(rec.cards))
+        ev = Play(game=self.game, seat=seat, cards=rec.cards)
         t = self.table
         if t is None or self.raw:
             self.emit(rec.line, ev)
@@ -924,17 +1128,18 @@ class _Converter:
             self.emit(rec.line, ev)  # L002 / P001: the engine skips the rest of the round
             self.raw = True
             return
-        combo = classify(mask)
-        bomb = combo is not None and combo.is_bomb
-        for s in self.missing_passes(seat, mask, combo):
-            self.emit(rec.line, self.event("pass", seat=s))  # passes BSW did not log
-            t.pass_(s)
-        if t.gift_due() and not (bomb and seat != t.top_seat):
+        combo = _combo(mask)
+        bomb = combo is not None and combo.kind >= _BOMB
+        if t.top is not None and not t.closing:
+            for s in self.missing_passes(seat, mask, combo, bomb):
+                self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
+                t.pass_(s)
+        if (t.dragon_due or t.closing) and t.gift_due() and not (bomb and seat != t.top_seat):
             self.give_dragon(rec.line)
         lead = t.is_lead(seat, combo)
         top = None if lead else t.top
-        if combo is not None:
-            combo = classify(mask, None, top)
+        if mask == _PHOENIX_BIT and top is not None:
+            combo = classify(mask, None, top)  # the Phoenix single: half a rank above the top
         if lead:
             self.top_phoenix = None
         elif combo is not None and mask != BIT[DOG] and self.top_phoenix is not None:
@@ -945,12 +1150,15 @@ class _Converter:
             self.phoenix.append(self.top_phoenix)
         if self.first_play[seat] is None:
             self.first_play[seat] = ev
+            m = self.moves
+            self.moves_at_first[seat] = m[0] + m[1] + m[2] + m[3] - m[seat]
         self.plays[seat] += 1
         self.last_play = ev
         self.emit(rec.line, ev)
         t.play(seat, mask, combo, lead)
 
-    def missing_passes(self, seat: int, mask: Mask, combo: Combo | None) -> list[int]:
+    def missing_passes(self, seat: int, mask: Mask, combo: Combo | None,
+                       bomb: bool) -> list[int]:
         """The passes BSW left out before a play by ``seat``, as far as the play shows them.
 
         A non-bomb by a seat not on turn shows that the seats on turn before it passed:
@@ -967,7 +1175,6 @@ class _Converter:
         assert t is not None
         if t.top is None or t.closing:
             return []
-        bomb = combo is not None and combo.is_bomb
         if not bomb and seat != t.turn:
             return t.passes_until(seat) or []
         if t.leader() != seat:
@@ -979,7 +1186,7 @@ class _Converter:
         if bomb:
             reply_ok = True  # a bomb may always be played on the trick (4.3, 6.4)
         else:
-            reply = classify(mask, None, t.top)
+            reply = classify(mask, None, t.top) if mask == _PHOENIX_BIT else combo
             reply_ok = reply is not None and _could_beat(reply, t.top) and not (
                 wish is not None and t.bound(seat) and not mask & RANK_MASK[wish])
         if not reply_ok:
@@ -1027,10 +1234,10 @@ class _Converter:
                 break
             if later.kind == "gift" and j not in self.consumed:
                 self.consumed.add(j)
-                self.emit(later.line, self.event("dragon_gift", seat=winner, to=later.seat))
+                self.emit(later.line, DragonGift(game=self.game, seat=winner, to=later.seat))
                 t.give_dragon(later.seat)
                 return
-        ev = self.event("dragon_gift", seat=winner, to=(winner + 1) & 3)
+        ev = DragonGift(game=self.game, seat=winner, to=(winner + 1) & 3)
         self.gifts.append(_Gift(ev, winner, t.trick_cards))
         self.emit(line, ev)
         t.give_dragon(None)
@@ -1041,20 +1248,21 @@ class _Converter:
         t = self.table
         if t is not None and not self.raw and t.dragon_on_top() and not t.over:
             for s in t.passes_to_close():
-                self.emit(rec.line, self.event("pass", seat=s))  # passes BSW did not log
+                self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
                 t.pass_(s)
         if t is None or self.raw or not t.gift_due():
             # no Dragon trick to give: as recorded (ignored after a double victory, else G003)
-            self.emit(rec.line, self.event("dragon_gift", seat=self.dragon_player(), to=rec.seat))
+            self.emit(rec.line, DragonGift(game=self.game, seat=self.dragon_player(),
+                                           to=rec.seat))
             return
-        self.emit(rec.line, self.event("dragon_gift", seat=t.top_seat, to=rec.seat))
+        self.emit(rec.line, DragonGift(game=self.game, seat=t.top_seat, to=rec.seat))
         t.give_dragon(rec.seat)
 
     def dragon_player(self) -> int:
         """Who played the Dragon this round (0 if nobody did)."""
         for _, ev in self.out:
-            if isinstance(ev, dict) and ev["type"] == "play" and "Dragon" in ev["cards"]:
-                return int(ev["seat"])
+            if type(ev) is Play and "Dragon" in ev.cards:
+                return ev.seat
         return 0
 
     # -- the end
@@ -1063,7 +1271,7 @@ class _Converter:
         if not self.raw:
             self.settle(rec.line)
         score = list(rec.score)
-        self.emit(rec.line, self.event("round_end", round=self.number, score=score))
+        self.emit(rec.line, RoundEnd(game=self.game, round=self.number, score=score))
         t = self.table
         if t is None or self.raw or not t.over:
             return
@@ -1078,14 +1286,14 @@ class _Converter:
         for i, gift in enumerate(self.gifts):
             chosen = {choice[i] for choice in matching}
             if len(chosen) == 1:
-                gift.event["to"] = chosen.pop()
+                force_setattr(gift.event, "to", chosen.pop())
 
     def resolve_phoenix(self) -> None:
         """Pin the Phoenix's rank where its trick shows a reading other than the highest."""
         for info in self.phoenix:
-            highest = classify(info.cards)
-            if highest is None or highest.phoenix is None:
-                continue
+            highest = _combo(info.cards)
+            if highest is None or highest.kind not in _AMBIGUOUS or highest.phoenix is None:
+                continue  # a pair, triple or stairs with the Phoenix has one reading
             readings = [c for r in range(2, 15)
                         if (c := classify(info.cards, r)) is not None and c.kind == highest.kind]
             if len({c.rank for c in readings}) < 2:
@@ -1096,7 +1304,14 @@ class _Converter:
             if info.above is not None:
                 readings = [c for c in readings if beats(info.above, c)] or readings
             if readings and readings[0].rank != highest.rank and readings[0].phoenix is not None:
-                info.event["phoenix"] = RANK_TOKENS[readings[0].phoenix]
+                force_setattr(info.event, "phoenix", RANK_TOKENS[readings[0].phoenix])
+
+
+def event_dict(ev: Event) -> EventDict:
+    """``ev`` as the object of its JSON line, as the converter writes it: ``type`` and
+    ``game`` first, then the event's fields in order, those not given (None) left out."""
+    fields = {k: v for k, v in asdict(ev).items() if v is not None and k not in ("game", "ts")}
+    return {"type": ev.__struct_config__.tag, "game": ev.game, **fields}
 
 
 # --- writing ------------------------------------------------------------------
@@ -1113,7 +1328,7 @@ def _tch_cards(tokens: Iterable[str]) -> str:
     return "".join(TCH_TOKEN[t] + " " for t in sorted(tokens, key=_sort_key))
 
 
-def write_tch(events: Iterable[Event]) -> str:
+def write_tch(events: Iterable[EventDict]) -> str:
     """One game of format-1 events as a ``.tch`` text in BSW's style.
 
     Per round: the first 8 cards (``Gr.Tichukarten``), the 14 cards before the
@@ -1148,13 +1363,13 @@ class _RoundWriter:
         self.hands8: list[list[str]] = []
         self.hands14: list[list[str]] = []
         self.grand: list[str] = []  # Grosses Tichu lines, written after the Startkarten
-        self.exchanges: list[Event] = []
+        self.exchanges: list[EventDict] = []
         self.table: _Table | None = None
 
     def who(self, seat: int) -> str:
         return f"({seat}){self.names[seat]}"
 
-    def event(self, ev: Event) -> None:
+    def event(self, ev: EventDict) -> None:
         kind = ev.get("type")
         out = self.lines
         if kind == "deal":
@@ -1213,7 +1428,7 @@ class _RoundWriter:
         out.append(PLAY_HEADER)
         self.table = _Table(hands)
 
-    def play(self, ev: Event) -> None:
+    def play(self, ev: EventDict) -> None:
         seat = ev["seat"]
         self.lines.append(f"{self.who(seat)}: {_tch_cards(ev['cards'])}")
         if ev.get("wish") is not None and "Mahjong" in ev["cards"]:

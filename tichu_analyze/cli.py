@@ -2,29 +2,139 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer import _click as click
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from . import __version__
+from .atomicfile import Guarded, OutputClosed, OutputError, atomic_writer, write_atomic
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .logfile import LogError, find_logs
-from .output import Format, as_github, as_json, as_sarif, as_text
+from .output import (
+    Format,
+    as_full,
+    as_github,
+    as_json,
+    as_sarif,
+    as_statistics,
+    as_statistics_json,
+    as_text,
+    as_text_colour,
+)
 from .plots import PLOT_HELP, PlotKind
+from .safetext import clean, json_text
 
-app = typer.Typer(
+if TYPE_CHECKING:
+    from .config import Settings
+    from .stats import Dataset, Filters
+
+def _plain_help(text: str | None) -> str | None:
+    """A docstring's paragraphs each on one line: the help is wrapped to the terminal's
+    width, never broken where the source line ended."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+class _Argument(TyperArgument):
+    """An argument shown as ``PATH...`` in the help, without a Python type."""
+
+    @property
+    def display_name_raw(self) -> str:
+        return self.metavar or (self.name or "").upper()
+
+    def _label(self) -> str:
+        name = self.display_name_raw
+        return name if self.metavar or self.nargs == 1 else name + "..."
+
+    def display_type_rich(self, ctx: click.Context) -> str | None:
+        return None
+
+    def _rich_display_name(self) -> str:
+        return self._label()
+
+    def _usage_display_name(self) -> str:
+        return self._label() if self.required else f"[{self._label()}]"
+
+
+_PLACEHOLDERS = {"bool": None, "int": "N", "int range": "N", "str": "TEXT", "path": "PATH",
+                 "Path": "PATH", "float": "NUMBER"}
+
+
+class _Option(TyperOption):
+    """An option shown with a placeholder (``FILE``, ``N``, ``text|json``), not a Python type;
+    a flag with none."""
+
+    def display_type_rich(self, ctx: click.Context) -> str | None:
+        if self.metavar is not None:
+            return self.metavar
+        if self.is_flag:
+            return None
+        label = self.display_type(ctx)[1:-1]
+        if label.startswith("list[") and label.endswith("]"):
+            label = label[5:-1]
+        return _PLACEHOLDERS.get(label, label)
+
+    def _get_number_range_help_str(self) -> str | None:
+        return None  # the help text says the range in words
+
+
+def _plain_params(params: list[click.Parameter]) -> list[click.Parameter]:
+    for p in params:
+        if type(p) is TyperArgument:
+            p.__class__ = _Argument
+        elif type(p) is TyperOption:
+            p.__class__ = _Option
+    return params
+
+
+class _Command(TyperCommand):
+    """A command whose help reads as prose with placeholders (see :func:`_plain_help`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help = _plain_help(self.help)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        return _plain_params(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        return _plain_params(super().get_params(ctx))
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class _App(typer.Typer):
+    """Every command made with :class:`_Command`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[_F], _F]:
+        kwargs.setdefault("cls", _Command)
+        decorator: Callable[[_F], _F] = super().command(*args, **kwargs)
+        return decorator
+
+
+app = _App(
     name="tichu-analyze",
+    cls=_Group,
     help=(
         "Replay recorded Tichu games, check every move against the rules, and turn the "
         "games into per-player datasets and reports.\n\n"
@@ -69,7 +179,7 @@ def _main(
 PageOutputOption = Annotated[
     Path | None,
     typer.Option("--output", "-o", help="The file to write (required for html; text goes to "
-                 "standard output without it).", show_default=False),
+                 "standard output without it).", show_default=False, metavar="FILE"),
 ]
 
 VariantOption = Annotated[
@@ -78,8 +188,26 @@ VariantOption = Annotated[
                  "wish-penalty-200 (a wish violation gives the other team 200 points), "
                  "dog-can-be-bombed (a bomb may be played on the Dog), phoenix-in-bombs (the "
                  "Phoenix may complete a bomb). The publisher's rules apply otherwise.",
-                 show_default=False),
+                 show_default=False, metavar="NAME"),
 ]
+
+
+LogPaths = Annotated[
+    list[Path],
+    typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
+                   ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
+]
+
+
+def _log_files(paths: list[Path]) -> list[Path]:
+    """The log files of ``paths``, or exit 2 saying why there are none."""
+    try:
+        files = find_logs(paths)
+    except LogError as e:
+        raise fail(str(e)) from None
+    if not files:
+        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    return files
 
 
 def _variants(names: list[str] | None) -> frozenset[str]:
@@ -98,81 +226,234 @@ def _codes_option(values: list[str] | None, option: str) -> list[str]:
     return prefixes
 
 
+class Colour(StrEnum):
+    """When ``--color`` colours text output."""
+
+    AUTO = "auto"
+    ALWAYS = "always"
+    NEVER = "never"
+
+
+ColourOption = Annotated[
+    Colour,
+    typer.Option("--color", help="Colour the text output: auto (on a terminal, unless NO_COLOR "
+                 "is set), always or never.", metavar="WHEN"),
+]
+
+
+def _use_colour(choice: Colour, stream: Any) -> bool:
+    """Whether text written to ``stream`` is coloured (NO_COLOR: https://no-color.org)."""
+    if choice is Colour.AUTO:
+        return not os.environ.get("NO_COLOR") and stream.isatty()
+    return choice is Colour.ALWAYS
+
+
+def _quiet_stop() -> None:
+    """After a closed standard output: send what is left to /dev/null, so that Python
+    reports no broken pipe when it flushes at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _cannot_write(path: object, e: OSError) -> typer.Exit:
+    """``PATH: cannot write: REASON`` naming the path the user gave (not a temporary one)."""
+    return fail(f"{path}: cannot write: {e.strerror or e}")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def _settings(paths: list[Path], config: Path | None, isolated: bool) -> Settings:
+    """The configuration in force: --config FILE, else the one found above the first path."""
+    from .config import ConfigError, find_config, load_settings
+
+    try:
+        if isolated:
+            found = None
+        elif config is not None:
+            if not config.is_file():
+                raise fail(f"{config}: no such configuration file")
+            found = config
+        else:
+            found = find_config(paths[0] if paths else Path.cwd())
+        return load_settings(found)
+    except ConfigError as e:
+        raise fail(str(e)) from None
+
+
 @app.command()
 def check(
     paths: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
                        ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
-    ],
+    ] = None,
     output_format: Annotated[
-        Format,
-        typer.Option("--format", "-f", help="text: one line per diagnostic; json: JSON lines; "
-                     "sarif: SARIF 2.1.0; github: GitHub Actions annotations."),
-    ] = Format.TEXT,
+        Format | None,
+        typer.Option("--output-format", "--format", "-f", help="text: one line per "
+                     "diagnostic; full: also the offending event line and the one before it; "
+                     "json: JSON lines; sarif: SARIF 2.1.0; github: GitHub Actions annotations "
+                     "(default: text).", show_default=False, metavar="FORMAT",
+                     rich_help_panel="Output"),
+    ] = None,
     select: Annotated[
         list[str] | None,
         typer.Option("--select", "-s", help="Only report codes starting with these prefixes "
-                     "(repeat or comma-separate: W,G001).", show_default=False),
+                     "(repeat or comma-separate: W,G001).", show_default=False, metavar="CODE",
+                     rich_help_panel="Rules"),
     ] = None,
     ignore: Annotated[
         list[str] | None,
         typer.Option("--ignore", "-i", help="Do not report codes starting with these prefixes.",
-                     show_default=False),
+                     show_default=False, metavar="CODE", rich_help_panel="Rules"),
     ] = None,
     output: Annotated[
         Path | None,
         typer.Option("--output", "-o", help="Write the diagnostics to this file instead of "
-                     "standard output.", show_default=False),
+                     "standard output.", show_default=False, metavar="FILE",
+                     rich_help_panel="Output"),
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
     jobs: Annotated[
-        int, typer.Option("--jobs", "-j", min=0, help="Worker processes for many files "
-                          "(0: one per CPU core). Output stays in file order.")
-    ] = 1,
+        int | None, typer.Option("--jobs", "-j", min=0, help="Worker processes for many files "
+                                 "(0: one per CPU core). Output stays in file order "
+                                 "(default: 1).", show_default=False, metavar="N")
+    ] = None,
     variant: VariantOption = None,
+    statistics: Annotated[
+        bool, typer.Option("--statistics", help="Print the number of diagnostics per code "
+                           "instead of the diagnostics (json with --format json).",
+                           rich_help_panel="Output")
+    ] = False,
+    exit_zero: Annotated[
+        bool, typer.Option("--exit-zero", help="Exit 0 even when errors were found (2 still "
+                           "means a file or an argument could not be used).",
+                           rich_help_panel="Output")
+    ] = False,
+    color: ColourOption = Colour.AUTO,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="Report only findings that are not in this baseline "
+                     "(written by --write-baseline), and say how many matched it.",
+                     show_default=False, metavar="FILE", rich_help_panel="Baseline"),
+    ] = None,
+    write_baseline: Annotated[
+        Path | None,
+        typer.Option("--write-baseline", help="Record every finding in this baseline file "
+                     "instead of reporting them (exit 0 unless a file could not be read).",
+                     show_default=False, metavar="FILE", rich_help_panel="Baseline"),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", help="Read the settings from this file (pyproject.toml or "
+                     "tichu-analyze.toml) instead of the one found above the first path.",
+                     show_default=False, metavar="FILE", rich_help_panel="Configuration"),
+    ] = None,
+    isolated: Annotated[
+        bool, typer.Option("--isolated", help="Ignore every configuration file.",
+                           rich_help_panel="Configuration")
+    ] = False,
+    show_settings: Annotated[
+        bool, typer.Option("--show-settings", help="Print the settings in force and where "
+                           "each comes from, then exit.", rich_help_panel="Configuration")
+    ] = False,
 ) -> None:
     """Check every move of the logs against the rules and report each violation.
 
-    Exit status: 0 when nothing worse than a warning was found, 1 when an error
-    or fatal diagnostic was found, 2 when the arguments or a file could not be used.
+    Settings come from \\[tool.tichu-analyze] in pyproject.toml or from tichu-analyze.toml,
+    found by walking up from the first path; options given here override them.
+
+    Exit status: 0 when nothing worse than a warning was found, 1 when an error or fatal
+    diagnostic was found, 2 when the arguments, the configuration or a file could not be used.
     """
-    keep = select_codes(None, _codes_option(select, "--select"), _codes_option(ignore, "--ignore"))
-    variants = _variants(variant)
+    from .baseline import Baseline, BaselineError, source_lines
+    from .baseline import write_baseline as save_baseline
+
+    paths = paths or []
+    settings = _settings(paths, config, isolated)
+    settings.override("select", _codes_option(select, "--select") if select else None)
+    settings.override("ignore", _codes_option(ignore, "--ignore") if ignore else None)
+    settings.override("variants", list(variant) if variant else None)
+    settings.override("format", str(output_format) if output_format is not None else None)
+    settings.override("jobs", jobs)
+    if show_settings:
+        print("\n".join(settings.describe()))
+        raise typer.Exit(0)
+    if not paths:
+        raise fail("give the log files or directories to check (tichu-analyze check PATH...)")
+    if baseline is not None and write_baseline is not None:
+        raise fail("--baseline and --write-baseline cannot be used together")
+    fmt = Format(settings.format)
+    keep = select_codes(None, settings.select, settings.ignore)
+    variants = _variants(settings.variants)
     try:
-        files = find_logs(paths)
-    except LogError as e:
+        known = Baseline.load(baseline) if baseline is not None else None
+    except BaselineError as e:
         raise fail(str(e)) from None
-    if not files:
-        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    files = _log_files(paths)
 
     # -o: written under a temporary name and renamed when complete (no half-written file)
-    partial = output.with_name(f".{output.name}.{os.getpid()}.tmp") if output else None
+    outputs = ExitStack()
     try:
-        out = open(partial, "w", encoding="utf-8") if partial else sys.stdout  # noqa: SIM115
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
-    complete = False
+        out = (outputs.enter_context(atomic_writer(output)) if output
+               else Guarded(sys.stdout, "standard output"))
+    except OutputError as e:
+        raise fail(str(e)) from None
+    colour = _use_colour(color, out)
+    # the summary on stderr: rich colours it on a terminal; --color never and NO_COLOR stop it
+    err.no_color = color is Colour.NEVER or bool(os.environ.get("NO_COLOR"))
     kept: list[Diagnostic] = []
+    recorded: list[tuple[Diagnostic, bytes | None]] = []
     counts: Counter[str] = Counter()
     worst = 0
-    stream = {Format.TEXT: as_text, Format.JSON: as_json, Format.GITHUB: as_github}.get(
-        output_format
-    )
+    stream = {Format.TEXT: as_text_colour if colour else as_text, Format.JSON: as_json,
+              Format.GITHUB: as_github}.get(fmt)
+    needs_source = fmt is Format.FULL or known is not None or write_baseline is not None
+    pending: list[Diagnostic] = []
+    ignored_in: dict[str, frozenset[str]] = {}
 
-    def report(d: Diagnostic) -> None:
+    def emit(d: Diagnostic, before: bytes | None = None, at: bytes | None = None) -> None:
         nonlocal worst
-        if d.code not in keep:
-            return
         counts[d.code] += 1
         if d.severity != "warning":
             worst = 1
-        if stream is not None:
+        if statistics:
+            return
+        if fmt is Format.FULL:
+            out.write(as_full(d, before, at, colour))
+        elif stream is not None:
             out.write(stream(d) + "\n")
         else:
             kept.append(d)
+
+    def report(d: Diagnostic) -> None:
+        if d.code not in keep:
+            return
+        if settings.per_path_ignores:
+            skip = ignored_in.get(d.file)
+            if skip is None:
+                skip = ignored_in[d.file] = settings.ignored_in(d.file)
+            if any(d.code.startswith(p) for p in skip):
+                return
+        if needs_source:
+            pending.append(d)
+        else:
+            emit(d)
+
+    def flush_pending(path: Path) -> None:
+        lines = source_lines(path, {n for d in pending for n in (d.line, d.line - 1)})
+        for d in pending:
+            content = lines.get(d.line)
+            if known is not None and known.match(d, content):
+                continue
+            if write_baseline is not None:
+                recorded.append((d, content))
+            else:
+                emit(d, lines.get(d.line - 1), content)
+        pending.clear()
 
     totals = Counter[str]()
     unreadable = 0
@@ -180,64 +461,89 @@ def check(
     from .visitor import DiagnosticVisitor
 
     try:
-        workers = jobs or os.cpu_count() or 1
-        for _path, stats_or_error in progress_over(files, DiagnosticVisitor(report),
-                                                   show=not quiet,
-                                                   jobs=workers, variants=variants):
-            if isinstance(stats_or_error, LogError):
-                unreadable += 1
-                err.print(f"[bold red]error:[/] {escape(str(stats_or_error))}", highlight=False)
-                continue
-            stats = stats_or_error
-            totals["files"] += 1
-            totals["games"] += stats.games
-            totals["rounds"] += stats.rounds
-            totals["events"] += stats.events
-        if output_format == Format.SARIF:
-            json.dump(as_sarif(kept), out, indent=2, ensure_ascii=False)
-            out.write("\n")
-        complete = True
-    finally:
-        if partial and output:
-            out.close()
-            if complete:
-                os.replace(partial, output)
-            else:
-                partial.unlink(missing_ok=True)
-        else:
+        with outputs:
+            workers = settings.jobs or os.cpu_count() or 1
+            for path, stats_or_error in progress_over(files, DiagnosticVisitor(report),
+                                                      show=not quiet,
+                                                      jobs=workers, variants=variants):
+                if pending:
+                    flush_pending(path)
+                if isinstance(stats_or_error, LogError):
+                    unreadable += 1
+                    err.print(f"[bold red]error:[/] {escape(clean(stats_or_error))}",
+                              highlight=False)
+                    continue
+                stats = stats_or_error
+                totals["files"] += 1
+                totals["games"] += stats.games
+                totals["rounds"] += stats.rounds
+                totals["events"] += stats.events
+            if statistics:
+                out.write(as_statistics_json(counts) if fmt is Format.JSON
+                          else as_statistics(counts, colour))
+            elif fmt is Format.SARIF:
+                out.write(json_text(json.dumps(as_sarif(kept), indent=2, ensure_ascii=False)))
+                out.write("\n")
             out.flush()
+    except OutputClosed:
+        # the reader has all it wanted (... | head): stop quietly, like other Unix tools
+        _quiet_stop()
+        raise typer.Exit(0 if exit_zero else worst) from None
+    except OutputError as e:
+        raise fail(str(e)) from None
+    if write_baseline is not None:
+        try:
+            n = save_baseline(write_baseline, recorded)
+        except BaselineError as e:
+            raise fail(str(e)) from None
+        if not quiet:
+            _summary(totals, Counter(d.code for d, _ in recorded), unreadable)
+            err.print(f"wrote {_plural(n, 'finding')} to the baseline {write_baseline}",
+                      highlight=False, markup=False)
+        raise typer.Exit(2 if unreadable else 0)
     if not quiet:
-        _summary(totals, counts)
+        _summary(totals, counts, unreadable, table=not statistics)
+        if known is not None:
+            err.print(f"{_plural(known.matched, 'finding')} of {known.total} in the baseline "
+                      f"{baseline} matched and not shown", highlight=False, markup=False)
     if unreadable:
         raise typer.Exit(2)
-    raise typer.Exit(worst)
+    raise typer.Exit(0 if exit_zero else worst)
 
 
-def _summary(totals: Counter[str], counts: Counter[str]) -> None:
+def _summary(totals: Counter[str], counts: Counter[str], unreadable: int = 0,
+             table: bool = True) -> None:
     n = sum(counts.values())
-    line = (f"{totals['files']} file{'s' * (totals['files'] != 1)}, {totals['games']} games, "
-            f"{totals['rounds']} rounds, {totals['events']} events: ")
+    files = _plural(totals["files"], "file")
+    if unreadable:  # the diagnostics found before a file's read error are reported
+        files = f"{totals['files']} of {_plural(totals['files'] + unreadable, 'file')} read"
+    line = (f"{files}, {_plural(totals['games'], 'game')}, "
+            f"{_plural(totals['rounds'], 'round')}, {_plural(totals['events'], 'event')}")
     if not n:
-        err.print(line + "[green]no diagnostics[/]", highlight=False)
+        err.print(escape(line) + ": " + ("no diagnostics in what could be read" if unreadable
+                                         else "[green]no diagnostics[/]"), highlight=False)
         return
-    err.print(line + f"{n} diagnostic{'s' * (n != 1)}", highlight=False)
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("code")
-    table.add_column("name")
-    table.add_column("severity")
-    table.add_column("count", justify="right")
+    err.print(escape(line) + f": {_plural(n, 'diagnostic')}", highlight=False)
+    if not table:
+        return
+    by_code = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    by_code.add_column("code")
+    by_code.add_column("name")
+    by_code.add_column("severity")
+    by_code.add_column("count", justify="right")
     for code in RULES:
         if counts[code]:
             r = RULES[code]
-            table.add_row(code, r.name, str(r.severity), str(counts[code]))
-    err.print(table)
+            by_code.add_row(code, r.name, str(r.severity), str(counts[code]))
+    err.print(by_code)
 
 
 @app.command()
 def rules(
     code: Annotated[
         str | None,
-        typer.Argument(help="A code (W001) to explain; without it, the whole catalogue.",
+        typer.Argument(help="A code (W001) or its name (wish-ignored) to explain; without it, "
+                       "the whole catalogue.",
                        show_default=False),
     ] = None,
 ) -> None:
@@ -251,7 +557,8 @@ def rules(
             table.add_row(r.code, r.name, str(r.severity), r.when, r.replay_then)
         console.print(table)
         return
-    found = RULES.get(code.upper())
+    found = RULES.get(code.upper()) or next(
+        (r for r in RULES.values() if r.name == code.strip().lower()), None)
     if found is None:
         raise fail(f"unknown code {code!r}; 'tichu-analyze rules' lists them all")
     r = found
@@ -278,7 +585,7 @@ def schema() -> None:
 @app.command()
 def simulate(
     output: Annotated[Path, typer.Option("--output", "-o", help="The log file to write "
-                                         "(.jsonl, .jsonl.gz or .jsonl.zst).")],
+                                         "(.jsonl, .jsonl.gz or .jsonl.zst).", metavar="FILE")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the "
                                       "same file, byte for byte.")] = 0,
@@ -289,23 +596,19 @@ def simulate(
 
     try:
         write_log(run(games, seed), output)
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
-    err.print(f"wrote {games} game{'s' * (games != 1)} to {output}", highlight=False)
+    except OutputError as e:
+        raise fail(str(e)) from None
+    err.print(f"wrote {_plural(games, 'game')} to {output}", highlight=False)
 
 
 @app.command()
 def ingest(
-    paths: Annotated[
-        list[Path],
-        typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
-                       ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
-    ],
+    paths: LogPaths,
     out: Annotated[
         Path,
         typer.Option("--out", "-o", help="The dataset directory: created, or replaced when it "
                      "holds a dataset (a non-empty directory that does not is refused).",
-                     show_default=False),
+                     show_default=False, metavar="DIR"),
     ],
     append: Annotated[
         bool, typer.Option("--append", help="Add the logs' rows to the dataset in --out as new "
@@ -315,13 +618,19 @@ def ingest(
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
     variant: VariantOption = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Ingest logs even when --append finds their "
+                           "content already in the dataset, or their path given twice (by "
+                           "default they are skipped, with a note).")
+    ] = False,
 ) -> None:
     """Replay the logs and write Parquet datasets partitioned by player.
 
     Tables plays, rounds, games and violations, as DIR/<table>/player=<name>/*.parquet
     (docs/datasets.md describes every column). Diagnostics are data here: they go to the
     violations table and into the summary, and do not change the exit status. Writing is
-    atomic: after an error or an interruption DIR is left as it was.
+    atomic: after an error or an interruption DIR is left as it was. Two ingests into
+    one DIR at once run one after the other (the second waits), so both land.
 
     Exit status: 0 when the dataset was written, 2 when an argument, a log file or DIR
     could not be used (nothing is written then), 130 when interrupted.
@@ -332,12 +641,7 @@ def ingest(
     from .datasets import ingest as write_datasets
 
     variants = _variants(variant)
-    try:
-        files = find_logs(paths)
-    except LogError as e:
-        raise fail(str(e)) from None
-    if not files:
-        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+    files = _log_files(paths)
     counts: Counter[str] = Counter()
 
     def report(d: Diagnostic) -> None:
@@ -346,73 +650,149 @@ def ingest(
     try:
         with sigterm_as_interrupt():
             result = write_datasets(files, out, append=append, report=report,
-                                    show_progress=not quiet, variants=variants)
+                                    show_progress=not quiet, variants=variants, force=force,
+                                    on_wait=lambda: err.print(
+                                        f"waiting: another ingest is writing {clean(out)}",
+                                        highlight=False, markup=False))
     except DatasetError as e:
         raise fail(str(e)) from None
     except KeyboardInterrupt:
         err.print(f"interrupted: {out} is left as it was", highlight=False, markup=False)
         raise typer.Exit(130) from None
     for problem in result.errors:
-        err.print(f"[bold red]error:[/] {escape(str(problem))}", highlight=False)
+        err.print(f"[bold red]error:[/] {escape(clean(problem))}", highlight=False)
+    if result.skipped:
+        n = len(result.skipped)
+        err.print(f"note: skipped {n} log{'s' * (n != 1)} whose content {clean(out)} already "
+                  f"holds (or given twice): {', '.join(clean(p) for p in result.skipped[:5])}"
+                  f"{', ...' if n > 5 else ''}; --force ingests them again",
+                  highlight=False, markup=False)
     if not quiet:
         _summary(result.totals, counts)
     if result.errors:
-        raise fail(f"{len(result.errors)} file{'s' * (len(result.errors) != 1)} could "
-                          f"not be read: nothing was written, {out} is left as it was")
-    if not quiet:
-        rows = ", ".join(f"{result.rows[t]} {t}" for t in ("plays", "rounds", "games",
+        raise fail(f"{_plural(len(result.errors), 'file')} could not be read: nothing was "
+                   f"written, {out} is left as it was")
+    if not result.written:
+        err.print(f"nothing new to ingest: {clean(out)} is left as it was", highlight=False,
+                  markup=False)
+    elif not quiet:
+        rows = ", ".join(f"{t} {result.rows[t]}" for t in ("plays", "rounds", "games",
                                                            "violations"))
-        err.print(f"wrote {rows} rows to {out}", highlight=False, markup=False)
+        err.print(f"wrote {_plural(result.totals['games'], 'game')} to {out} (rows: {rows}; "
+                  "the tables hold a row per player)", highlight=False, markup=False)
 
 
 _KIND_HELP = "What to draw. " + "; ".join(f"[bold]{k}[/]: {h}" for k, h in PLOT_HELP.items())
 
 
+InputsArgument = Annotated[
+    list[Path],
+    typer.Argument(help="A dataset directory written by 'tichu-analyze ingest', or log files "
+                   "and directories (ingested once into a cache, reused while they do not "
+                   "change).", show_default=False, metavar="PATH..."),
+]
+PlayerOption = Annotated[
+    str | None, typer.Option("--player", "-p", help="Focus on this player, against the rest "
+                             "of the field.", show_default=False, metavar="NAME"),
+]
+PartnerOption = Annotated[
+    str | None, typer.Option("--partner", help="Only the rounds --player played with this "
+                             "partner.", show_default=False, metavar="NAME"),
+]
+OpponentOption = Annotated[
+    str | None, typer.Option("--opponent", help="Only the rounds --player played against this "
+                             "opponent.", show_default=False, metavar="NAME"),
+]
+SinceOption = Annotated[
+    str | None, typer.Option("--since", help="Only games that started on or after this date "
+                             "(YYYY-MM-DD or an ISO date and time, UTC), from the moves' ts or "
+                             "the game's meta.date.", show_default=False, metavar="DATE"),
+]
+UntilOption = Annotated[
+    str | None, typer.Option("--until", help="Only games that started on or before this date.",
+                             show_default=False, metavar="DATE"),
+]
+GameOption = Annotated[
+    str | None, typer.Option("--game", "-g", help="Only this game (its id, or FILE:GAME when "
+                             "the id is in several files); for 'plot --kind score', also the "
+                             "game drawn (default the first).", show_default=False, metavar="GAME"),
+]
+
+
+def _filters(player: str | None, partner: str | None, opponent: str | None,
+             since: str | None, until: str | None, game: str | None) -> Filters:
+    from .stats import Filters, parse_when
+
+    def when(option: str, value: str | None, end: bool = False) -> datetime | None:
+        if value is None:
+            return None
+        try:
+            t = parse_when(value)
+        except ValueError:
+            raise fail(f"{option} {value!r}: not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)") \
+                from None
+        if end and len(value.strip()) == 10:  # a day: up to its end
+            t = t.replace(hour=23, minute=59, second=59)
+        return t
+
+    return Filters(player, partner, opponent, when("--since", since),
+                   when("--until", until, end=True), game)
+
+
+def _load(inputs: list[Path], filters: Filters, variants: frozenset[str] = frozenset(),
+          quiet: bool = False) -> Dataset:
+    """The dataset of ``inputs`` with the filters applied (DatasetError when unusable)."""
+    from .inputs import open_input
+    from .stats import apply_filters
+
+    def note(message: str) -> None:
+        if not quiet:
+            err.print(message, highlight=False, markup=False)
+
+    ds = open_input(inputs, variants, show_progress=not quiet and err.is_terminal, note=note)
+    return apply_filters(ds, filters)
+
+
 @app.command()
 def plot(
-    dataset: Annotated[
-        Path, typer.Argument(help="A dataset directory written by 'tichu-analyze ingest'.",
-                             show_default=False),
-    ],
-    kind: Annotated[PlotKind, typer.Option("--kind", "-k", help=_KIND_HELP, show_default=False)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The image to write, .png or "
-                                         ".svg.", show_default=False)],
-    player: Annotated[
-        str | None, typer.Option("--player", "-p", help="Only this player (against the rest of "
-                                 "the field where players are compared).", show_default=False),
-    ] = None,
-    game: Annotated[
-        str | None, typer.Option("--game", "-g", help="For --kind score: the game id (FILE:GAME "
-                                 "when the id is in several files); default the first game.",
-                                 show_default=False),
-    ] = None,
+    inputs: InputsArgument,
+    kind: Annotated[PlotKind, typer.Option("--kind", "-k", help=_KIND_HELP, show_default=False,
+                                         metavar="KIND")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The image to write: .png, "
+                                         ".svg or .pdf.", show_default=False, metavar="FILE")],
+    player: PlayerOption = None,
+    partner: PartnerOption = None,
+    opponent: OpponentOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    game: GameOption = None,
+    variant: VariantOption = None,
 ) -> None:
-    """Draw one plot of a dataset, as PNG or SVG."""
+    """Draw one plot of a dataset (or of logs), as PNG, SVG or PDF."""
 
+    from .plots import FORMATS, save
     from .plots import plot as draw
-    from .plots import save
-    from .stats import Dataset
 
-    if output.suffix.lower() not in (".png", ".svg"):
-        raise fail(f"{output}: the plot file must end in .png or .svg")
-    if game is not None and kind is not PlotKind.SCORE:
-        raise fail("--game only applies to --kind score")
+    if output.suffix.lower().lstrip(".") not in FORMATS:
+        raise fail(f"{output}: the plot file must end in .png, .svg or .pdf")
+    filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
-        save(draw(Dataset.load(dataset), kind, player=player, game=game), output)
+        ds = _load(inputs, filters, _variants(variant))
+        save(draw(ds, kind, player=player, game=game), output)
     err.print(f"wrote {output}", highlight=False, markup=False)
 
 
 @contextmanager
-def _reading_dataset(output: Path | None) -> Iterator[None]:
-    """A bad dataset, or a file that cannot be written, as a one-line error (exit 2)."""
-    from .stats import DatasetError
+def _reading_dataset(output: object) -> Iterator[None]:
+    """A bad dataset, or an output that cannot be written, as a one-line error (exit 2)."""
+    from .datasets import DatasetError
 
     try:
         yield
-    except DatasetError as e:
+    except (DatasetError, OutputError) as e:
         raise fail(str(e)) from None
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+    except OSError as e:  # outputs fail with OutputError: this is the dataset
+        raise fail(f"{e.filename or 'the dataset'}: cannot read: {e.strerror or e}") from None
 
 
 class ReportFormat(StrEnum):
@@ -422,41 +802,64 @@ class ReportFormat(StrEnum):
     TEXT = "text"
 
 
+def _is_site(output: str) -> bool:
+    """``-o DIR/`` (or an existing directory, or a name without a suffix) is a site."""
+    return (output.endswith(("/", os.sep)) or Path(output).is_dir()
+            or not Path(output).suffix)
+
+
 @app.command()
 def report(
-    dataset: Annotated[
-        Path, typer.Argument(help="A dataset directory written by 'tichu-analyze ingest'.",
-                             show_default=False),
-    ],
-    output: PageOutputOption = None,
-    output_format: Annotated[
-        ReportFormat, typer.Option("--format", "-f", help="html: one self-contained page with "
-                                   "tables and plots; text: the tables, for a terminal."),
-    ] = ReportFormat.HTML,
-    player: Annotated[
-        str | None, typer.Option("--player", "-p", help="Focus on this player against the rest "
-                                 "of the field.", show_default=False),
+    inputs: InputsArgument,
+    output: Annotated[
+        str | None,
+        typer.Option("--output", "-o", help="html: FILE.html for one page, or DIR/ for a "
+                     "site (an index, a page per player and per game, and the replay of every "
+                     "round linked to); text: the file to write (standard output without it).",
+                     show_default=False, metavar="FILE|DIR/"),
     ] = None,
+    output_format: Annotated[
+        ReportFormat, typer.Option("--format", "-f", help="html: a self-contained page or site "
+                                   "with tables and plots; text: the tables, for a terminal."),
+    ] = ReportFormat.HTML,
+    player: PlayerOption = None,
+    partner: PartnerOption = None,
+    opponent: OpponentOption = None,
+    since: SinceOption = None,
+    until: UntilOption = None,
+    game: GameOption = None,
+    variant: VariantOption = None,
 ) -> None:
-    """Report per-player and per-partnership statistics, violations by code and the plots.
+    """Report statistics per player, partnership and game, as a page, a site or text.
 
-    Every statistic states its denominator.
+    Per-player and per-partnership statistics, calls, exchange, violations and the
+    plots, as one page, a site of linked pages, or text. Every statistic states its
+    denominator; rates carry a 95% interval.
     """
 
     from .report import print_text, write_html
-    from .stats import Dataset
 
     if output_format is ReportFormat.HTML and output is None:
-        raise fail("the html report needs --output FILE.html (or use --format text)")
+        raise fail("the html report needs --output FILE.html or --output DIR/ "
+                   "(or use --format text)")
+    filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
-        ds = Dataset.load(dataset)
+        ds = _load(inputs, filters, _variants(variant))
         if output_format is ReportFormat.HTML:
             assert output is not None
-            write_html(ds, output, player)
+            if _is_site(output):
+                from .site import write_site
+
+                index = write_site(ds, output, player, filters,
+                                   progress=lambda m: err.print(m, highlight=False,
+                                                                markup=False))
+                err.print(f"wrote {index}", highlight=False, markup=False)
+                return
+            write_html(ds, output, player, filters)
         elif output is None:
             print_text(ds, Console(), player)
         else:
-            with open(output, "w", encoding="utf-8") as f:
+            with atomic_writer(output) as f:
                 print_text(ds, Console(file=f, width=160, no_color=True), player)
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
@@ -477,7 +880,8 @@ def replay(
     ],
     game: Annotated[
         str | None, typer.Option("--game", "-g", help="The game id (needed when the file "
-                                 "holds more than one game).", show_default=False),
+                                 "holds more than one game; 'tichu-analyze games' lists them).",
+                                 show_default=False, metavar="GAME"),
     ] = None,
     round_number: Annotated[
         int | None, typer.Option("--round", "-r", help="Only this round (default: every round "
@@ -485,7 +889,7 @@ def replay(
     ] = None,
     seat: Annotated[
         int | None, typer.Option("--seat", "-s", min=0, max=3, help="Show the round from this "
-                                 "seat: the other hands stay hidden until played.",
+                                 "seat (0-3): the other hands stay hidden until played.",
                                  show_default=False),
     ] = None,
     output_format: Annotated[
@@ -501,8 +905,7 @@ def replay(
     ] = False,
     variant: VariantOption = None,
 ) -> None:
-    """Show one round (or every round of a game) trick by trick, with each violation
-    under the event that caused it.
+    """Show a game or one round trick by trick, with each violation under its event.
 
     Exit status: 0 when the view was written (whatever it shows), 2 when the file,
     the game or the round cannot be found.
@@ -521,18 +924,71 @@ def replay(
     try:
         if output_format is ReplayFormat.HTML:
             assert output is not None
-            output.write_text(render_html(view), encoding="utf-8")
+            write_atomic(output, render_html(view))
         elif output is not None:
-            output.write_text(plain(render_text(view, 100, hands)), encoding="utf-8")
+            write_atomic(output, plain(render_text(view, 100, hands)))
         else:
             console = Console(highlight=False)
             width = console.width if console.is_terminal else 100
             for line in rich_lines(render_text(view, width, hands)):
                 console.print(line, soft_wrap=True)
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
+    except OutputError as e:
+        raise fail(str(e)) from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
+
+
+class GamesFormat(StrEnum):
+    """What ``tichu-analyze games`` writes."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+@app.command()
+def games(
+    paths: LogPaths,
+    output_format: Annotated[
+        GamesFormat, typer.Option("--format", "-f", help="text: one line per game; json: one "
+                                  "JSON object per game (JSON lines).", metavar="FORMAT"),
+    ] = GamesFormat.TEXT,
+    color: ColourOption = Colour.AUTO,
+    variant: VariantOption = None,
+) -> None:
+    """List the games of the logs, one line each, with their score and diagnostics.
+
+    Each line gives the file, the game id, the players, the rounds, whether the game is
+    complete (its game_end was recorded), the final score and the diagnostics by severity.
+    The score is the replayed one (the recorded one where a round could not be scored).
+    Use a game id with 'tichu-analyze replay LOG --game GAME'.
+
+    Exit status: 0 when every file was read, 2 when a file or an argument could not be used.
+    """
+    from .games import as_text as game_line
+    from .games import list_games
+
+    variants = _variants(variant)
+    files = _log_files(paths)
+    colour = _use_colour(color, sys.stdout)
+    unreadable = 0
+    try:
+        for path in files:
+            try:
+                found = list_games(path, variants)
+            except LogError as e:
+                unreadable += 1
+                err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
+                continue
+            for g in found:
+                if output_format is GamesFormat.JSON:
+                    print(json.dumps(g.as_dict(), ensure_ascii=False))
+                    continue
+                print(game_line(g, colour))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stop()
+        raise typer.Exit(0) from None
+    raise typer.Exit(2 if unreadable else 0)
 
 
 @app.command()
@@ -545,7 +1001,8 @@ def convert(
     output: Annotated[
         Path,
         typer.Option("--output", "-o", help="The format-1 log to write (.jsonl, .jsonl.gz "
-                     "or .jsonl.zst); each .tch file becomes one game, its id the file name."),
+                     "or .jsonl.zst); each .tch file becomes one game, its id the file name.",
+                     metavar="FILE"),
     ],
 ) -> None:
     """Convert Brettspielwelt .tch logs into one format-1 JSON-lines log.
@@ -557,8 +1014,8 @@ def convert(
     their round is left out. 'check' and the other commands also read .tch
     files directly, with diagnostics pointing at the .tch lines.
     """
-    from .bsw import Unreadable, read_tch
-    from .logfile import is_tch, read_bytes, tch_game_id, write_log
+    from .bsw import Unreadable, event_dict, read_tch
+    from .logfile import is_tch, tch_game_id, write_log
 
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]
@@ -567,30 +1024,39 @@ def convert(
     if not files:
         raise fail("no .tch files found")
     problems = 0
+    unreadable = 0
+    games = 0
 
     def events() -> Iterator[dict[str, object]]:
-        nonlocal problems
+        nonlocal problems, unreadable, games
         for path in files:
             try:
-                data = read_bytes(path)
-            except LogError as e:
-                problems += 1
-                err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
+                with open(path, "rb") as tch:
+                    for line, item in read_tch(tch, tch_game_id(path)):
+                        if isinstance(item, Unreadable):
+                            problems += 1
+                            err.print(f"{clean(path)}:{line}: not understood: "
+                                      f"{clean(item.message)}", highlight=False, markup=False)
+                        else:
+                            yield event_dict(item)
+            except OSError as e:
+                unreadable += 1
+                err.print(f"[bold red]error:[/] "
+                          f"{escape(clean(f'{path}: cannot read: {e.strerror or e}'))}",
+                          highlight=False)
                 continue
-            for line, item in read_tch(data, tch_game_id(path)):
-                if isinstance(item, Unreadable):
-                    problems += 1
-                    err.print(f"{path}:{line}: not understood: {item.message}", highlight=False,
-                              markup=False)
-                else:
-                    yield item
+            games += 1
 
     try:
         n = write_log(events(), output)
-    except OSError as e:
-        raise fail(f"{output}: cannot write: {e}") from None
-    err.print(f"wrote {n} events of {len(files)} game{'s' * (len(files) != 1)} to {output}",
-              highlight=False)
+    except OutputError as e:
+        raise fail(str(e)) from None
+    found = len(files)
+    err.print(f"wrote {_plural(n, 'event')} of {_plural(games, 'game')} to {clean(output)}"
+              + (f" ({found} .tch files found, {unreadable} could not be read)"
+                 if unreadable else ""), highlight=False, markup=False)
+    if unreadable:
+        raise typer.Exit(2)
     if problems:
         raise typer.Exit(1)
 

@@ -9,6 +9,7 @@ a log again. :class:`DatasetWriter` writes the rows as a hive-partitioned
 Parquet dataset, one directory per player::
 
     DIR/_tichu_analyze.json                      what wrote the dataset (schema version)
+    DIR/_ingested/<run>.txt                      the content digest of every log ingested
     DIR/<table>/player=<escaped name>/part-<run>-<n>.parquet
 
 Writing streams: rows are buffered per partition and written as row groups
@@ -19,6 +20,14 @@ exchange on Linux); on an error, Ctrl-C or SIGTERM (the CLI turns it into an
 exception) the sibling is removed and a previous dataset is left as it was.
 ``append`` starts from hard links to the existing files and adds part files
 with new, unique names, and is swapped in the same way.
+
+Concurrent writers: a writer holds an exclusive lock (``fcntl.flock`` on
+``.DIR.lock`` beside ``DIR``) from :meth:`DatasetWriter.open` to the commit, so two
+ingests into one dataset run one after the other (the second waits) and both land.
+Under the lock, temporary directories left by killed runs are removed. Each ingest
+records the SHA-256 of every log it read in ``DIR/_ingested/<run>.txt``; an
+``append`` skips logs whose content is already there (unless forced), so running
+the same append twice does not double any row.
 
 The schemas are declared once, in :data:`COLUMNS` (name, Arrow type and a short
 description stored as Parquet field metadata); ``docs/datasets.md`` gives every
@@ -115,6 +124,10 @@ SCHEMA_VERSION = 1
 MARKER = "_tichu_analyze.json"
 """The file that marks a directory as a dataset written by ``tichu-analyze ingest``."""
 
+INGESTED = "_ingested"
+"""The folder of a dataset that lists the logs it holds: one ``<run>.txt`` per ingest,
+each line ``<sha256 of the file's bytes> <JSON string of its path>``."""
+
 DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 """Partition directory of rows without a player (``player=__HIVE_DEFAULT_PARTITION__``),
 which polars, DuckDB, pyarrow and Spark read back as a null ``player``."""
@@ -124,7 +137,8 @@ DEFAULT_BATCH_ROWS = 50_000
 
 
 class DatasetError(Exception):
-    """The dataset cannot be written where asked (not a dataset, unwritable, ...)."""
+    """A dataset cannot be written or read as asked: not a dataset, unwritable, missing, an
+    unknown player or game, nothing to report. The one error of datasets, reports and plots."""
 
 
 # --------------------------------------------------------------------------- schemas
@@ -298,13 +312,31 @@ def polars_schema(table: str) -> pl.Schema:
 
 
 def scan(dataset: str | os.PathLike[str], table: str) -> pl.LazyFrame:
-    """A polars scan of one table of a dataset written by :func:`ingest`."""
+    """A polars scan of one table of a dataset written by :func:`ingest` (the one reader
+    of datasets: reports and plots use it too); :class:`DatasetError` when the table has
+    no Parquet file.
+
+    The player is read from the files' own ``player`` column, not from the
+    ``player=<name>`` directories: a long name's directory is cut short (ingest ends it
+    with a hash), a reserved name such as ``__HIVE_DEFAULT_PARTITION__`` is suffixed, and a
+    reader that parses directory names would get that stub. The directories are only used
+    when the files hold no player column.
+    """
     import polars as pl
 
-    return pl.scan_parquet(
-        Path(dataset) / table, hive_partitioning=True, hive_schema={"player": pl.String},
-        try_parse_hive_dates=False,
-    )
+    path = Path(dataset) / table
+    if not path.is_dir() or not any(path.rglob("*.parquet")):
+        raise DatasetError(f"{dataset}: no {table} table (no Parquet files under {path})")
+    files = str(path / "**" / "*.parquet")
+    lf = pl.scan_parquet(files, hive_partitioning=False)
+    try:
+        if "player" in lf.collect_schema().names():
+            return lf
+    except (pl.exceptions.PolarsError, OSError):
+        pass  # the caller reports the table as unreadable when it reads it
+    # Read the name from the directories, as a string even when it looks like a number.
+    return pl.scan_parquet(files, hive_partitioning=True, hive_schema={"player": pl.String},
+                           try_parse_hive_dates=False)
 
 
 # ------------------------------------------------------------------------ row values
@@ -638,6 +670,10 @@ def violation_row(diag: Diagnostic) -> Row:
 _UNSAFE = frozenset(chr(c) for c in range(0x20)) | frozenset('\x7f "#%\'*+/:<=>?[\\]^{|}')
 _MAX_VALUE_BYTES = 200  # a directory name is at most 255 bytes, "player=" included
 
+RESERVED_PARTITIONS = frozenset({DEFAULT_PARTITION})
+"""Names that polars, DuckDB and pyarrow read back as null from a partition directory
+whatever the percent-encoding (they decode before comparing)."""
+
 
 def escape_partition(name: str | None, level: int = 0) -> str:
     """The directory value of the partition of ``name``: ``player=<this>``.
@@ -647,7 +683,10 @@ def escape_partition(name: str | None, level: int = 0) -> str:
     names apart that a case-insensitive file system would merge (``Ana``/``ANA``).
     Decoding (:func:`unescape_partition`, polars, DuckDB, pyarrow, Spark) gives ``name``
     back, except for a name so long that its value exceeds 200 bytes: it is cut and
-    ends with ``~`` and 16 hex digits of its SHA-256. None -> :data:`DEFAULT_PARTITION`.
+    ends with ``~`` and 16 hex digits of its SHA-256; and except for a name that
+    readers would decode to a reserved value (:data:`RESERVED_PARTITIONS`, read as
+    null whatever its encoding): it gets the same ``~`` suffix, so its rows are not
+    read as the rows without a player. None -> :data:`DEFAULT_PARTITION`.
     """
     if name is None:
         return DEFAULT_PARTITION
@@ -660,8 +699,10 @@ def escape_partition(name: str | None, level: int = 0) -> str:
     if out and out[-1] == ".":
         out[-1] = "%2E"  # Windows drops a trailing dot
     value = "".join(out)
+    if name in RESERVED_PARTITIONS:
+        return value + "~" + _digest(name)
     if len(value.encode("utf-8")) > _MAX_VALUE_BYTES:
-        digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+        digest = _digest(name)
         kept: list[str] = []
         size = 0
         for piece in out:  # whole escapes and characters only
@@ -671,6 +712,10 @@ def escape_partition(name: str | None, level: int = 0) -> str:
             kept.append(piece)
         value = "".join(kept) + "~" + digest
     return value
+
+
+def _digest(name: str) -> str:
+    return hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def unescape_partition(value: str) -> str | None:
@@ -764,11 +809,20 @@ class DatasetWriter:
     ``append``: keep the files of an existing dataset and add new part files.
     ``batch_rows``: rows buffered (all tables) before row groups are written.
     ``max_open_files``: Parquet files kept open at once (one per table and player).
+    ``on_wait``: called when another writer holds the dataset's lock (this one then
+    waits for it).
     """
 
     def __init__(self, out: str | os.PathLike[str], *, append: bool = False,
-                 batch_rows: int = DEFAULT_BATCH_ROWS, max_open_files: int = 64) -> None:
+                 batch_rows: int = DEFAULT_BATCH_ROWS, max_open_files: int = 64,
+                 on_wait: Callable[[], None] | None = None) -> None:
         self.out = Path(out)
+        self.on_wait = on_wait
+        """Called once when another writer holds the dataset and this one waits for it."""
+        self._lock_fd: int | None = None
+        self._lock_path = Path()
+        self._known: set[str] = set()
+        self._logs: list[tuple[str, str]] = []
         self.append = append
         self.batch_rows = max(1, batch_rows)
         self.max_open_files = max(1, max_open_files)
@@ -815,6 +869,20 @@ class DatasetWriter:
         if not dest.name:
             raise DatasetError(f"{self.out}: cannot write a dataset over the file system root")
         try:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            self._lock(dest)
+            _remove_leftovers(dest)
+        except OSError as e:
+            self._unlock()
+            raise DatasetError(f"{self.out}: cannot write the dataset: {e}") from None
+        try:
+            self._open(dest)
+        except BaseException:
+            self._unlock()
+            raise
+
+    def _open(self, dest: Path) -> None:
+        try:
             if dest.exists() or dest.is_symlink():
                 if not dest.is_dir():
                     raise DatasetError(f"{self.out}: exists and is not a directory")
@@ -825,7 +893,7 @@ class DatasetWriter:
                         " refusing to replace it: choose a new or empty directory")
                 if MARKER in entries and self.append:
                     self._previous = self._read_marker(dest)
-            dest.parent.mkdir(parents=True, exist_ok=True)
+                    self._known = _ingested(dest)
             tmp = dest.parent / f".{dest.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
             tmp.mkdir()
         except OSError as e:
@@ -847,6 +915,64 @@ class DatasetWriter:
             if isinstance(e, OSError):
                 raise DatasetError(f"{self.out}: cannot copy the dataset: {e}") from None
             raise
+
+    def _lock(self, dest: Path) -> None:
+        """Hold the dataset's lock, waiting for another writer to finish. The lock file
+        is removed when released; a writer that locked a file removed meanwhile tries
+        again on the new one."""
+        try:
+            import fcntl
+        except ImportError:  # not a POSIX system: no lock
+            return
+        path = dest.parent / f".{dest.name}.lock"
+        told = False
+        while True:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    if self.on_wait is not None and not told:
+                        self.on_wait()
+                        told = True
+                    fcntl.flock(fd, fcntl.LOCK_EX)
+                same = os.path.exists(path) and os.stat(path).st_ino == os.fstat(fd).st_ino
+            except BaseException:
+                os.close(fd)
+                raise
+            if same:
+                self._lock_fd, self._lock_path = fd, path
+                return
+            os.close(fd)
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self._lock_path)
+            os.close(self._lock_fd)  # closing releases the lock
+            self._lock_fd = None
+
+    def new_logs(self, files: Sequence[Path],
+                 force: bool = False) -> tuple[list[Path], list[Path]]:
+        """``(to ingest, skipped)``: the ``files`` whose content (SHA-256 of their bytes)
+        is not in the dataset being appended to, each path once (all of them with
+        ``force``), and the others. Every file kept is recorded as ingested at the
+        commit. A file that cannot be read is kept (reading it reports the error)."""
+        if not self.active:
+            raise RuntimeError("the dataset writer is not open")
+        keep, skipped = [], []
+        seen: set[Path] = set()
+        for path in files:
+            digest = _file_digest(path)
+            where = path.resolve()
+            if not force and (where in seen or digest is not None and digest in self._known):
+                skipped.append(path)
+                continue
+            seen.add(where)
+            if digest is not None:
+                self._logs.append((digest, str(path)))
+            keep.append(path)
+        return keep, skipped
 
     def _read_marker(self, dest: Path) -> dict[str, Any]:
         try:
@@ -941,6 +1067,7 @@ class DatasetWriter:
                                    folder / f"part-{self._run}-empty.parquet",
                                    compression="zstd")
                     self.files += 1
+            self._write_ingested()
             self._write_marker()
             _replace(self._tmp, self._dest)
             self._tmp = self._tmp if self._tmp.exists() else None
@@ -952,6 +1079,17 @@ class DatasetWriter:
         self._done = True
         if self._tmp is not None:  # the old dataset, swapped out
             shutil.rmtree(self._tmp, ignore_errors=True)
+        self._unlock()
+
+    def _write_ingested(self) -> None:
+        assert self._tmp is not None
+        if not self._logs:
+            return
+        folder = self._tmp / INGESTED
+        folder.mkdir(exist_ok=True)
+        (folder / f"{self._run}.txt").write_text(
+            "".join(f"{digest} {json.dumps(name)}\n" for digest, name in self._logs),
+            encoding="utf-8")
 
     def _write_marker(self) -> None:
         assert self._tmp is not None
@@ -986,6 +1124,49 @@ class DatasetWriter:
         self._counts.clear()
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
+        self._unlock()
+
+
+def _file_digest(path: Path) -> str | None:
+    """The SHA-256 of the file's bytes, or None when it cannot be read."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _ingested(dest: Path) -> set[str]:
+    """The digests of the logs the dataset ``dest`` holds."""
+    found: set[str] = set()
+    folder = dest / INGESTED
+    if folder.is_dir():
+        for listing in folder.glob("*.txt"):
+            try:
+                text = listing.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            found.update(line[:64] for line in text.splitlines() if len(line) > 64)
+    return found
+
+
+def _remove_leftovers(dest: Path) -> None:
+    """Remove what killed writers of ``dest`` left beside it (the caller holds the lock,
+    so no other writer is at work): temporary directories, and the old dataset of a swap
+    that was interrupted (put back when ``dest`` is missing)."""
+    prefix = f".{dest.name}."
+    for entry in os.scandir(dest.parent):
+        name = entry.name
+        if not name.startswith(prefix) or not entry.is_dir(follow_symlinks=False):
+            continue
+        kind = name[len(prefix):].split("-", 1)[0]
+        if kind == "old" and not os.path.lexists(dest):
+            os.rename(entry.path, dest)
+        elif kind in ("tmp", "old"):
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def _replace(tmp: Path, dest: Path) -> None:
@@ -1049,6 +1230,9 @@ class IngestResult:
     """Files that could not be read; when any, nothing was written."""
     rows: Counter[str] = field(default_factory=Counter)
     """Rows written per table."""
+    skipped: list[Path] = field(default_factory=list)
+    """Logs left out because the dataset already holds their content (or they were given
+    twice)."""
     written: bool = False
 
 
@@ -1061,8 +1245,15 @@ def ingest(
     show_progress: bool = False,
     batch_rows: int = DEFAULT_BATCH_ROWS,
     variants: frozenset[str] = frozenset(),
+    force: bool = False,
+    on_wait: Callable[[], None] | None = None,
 ) -> IngestResult:
     """Replay ``files`` and write their datasets into ``out``.
+
+    A log whose content the dataset already holds (``append``), or whose path was given
+    twice, is skipped (listed in ``IngestResult.skipped``) unless ``force``.
+    ``on_wait`` is called when another ingest into ``out`` is running: this one then
+    waits for it to finish.
 
     ``report`` also gets every diagnostic. When a file cannot be read the other files
     are still replayed (to report every problem) but nothing is written and ``out`` is
@@ -1071,10 +1262,13 @@ def ingest(
     from .progress import progress_over
 
     result = IngestResult()
-    writer = DatasetWriter(out, append=append, batch_rows=batch_rows)
+    writer = DatasetWriter(out, append=append, batch_rows=batch_rows, on_wait=on_wait)
     visitor = DatasetVisitor(writer, report)
     try:
         with _fewer_full_collections(), writer:
+            files, result.skipped = writer.new_logs(files, force)
+            if not files:
+                writer.abort()  # nothing new: the dataset is left as it was
             for _, stats in progress_over(list(files), visitor, show=show_progress,
                                           variants=variants):
                 if isinstance(stats, LogError):
@@ -1089,7 +1283,7 @@ def ingest(
         if isinstance(failure.error, OSError):
             raise DatasetError(f"{out}: cannot write the dataset: {failure.error}") from None
         raise failure.error from None
-    result.written = not result.errors
+    result.written = not result.errors and bool(files)
     if result.written:
         result.rows = Counter(writer.rows)
     return result

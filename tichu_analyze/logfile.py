@@ -23,13 +23,19 @@ from typing import IO
 import msgspec
 from zstandard import ZstdError as _ZstdError
 
+from .atomicfile import atomic_writer
 from .diagnostics import Diagnostic
-from .events import EVENT_TYPES, Event, Exchange
+from .events import EVENT_TYPES, Event, Exchange, GameEnd
 from .replay import Replay
 from .visitor import DiagnosticVisitor, Visitor
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
 """File names recognised when a directory is searched."""
+
+MAX_LINE_BYTES = 4 << 20
+"""A longer line (after decompression) is L001 and skipped without being held in memory."""
+
+_BOM = b"\xef\xbb\xbf"
 
 
 class LogError(Exception):
@@ -97,7 +103,6 @@ def is_tch(path: Path) -> bool:
 
 _decoder = msgspec.json.Decoder(Event)
 _generic = msgspec.json.Decoder()
-_encoder = msgspec.json.Encoder()
 
 
 def explain(
@@ -114,6 +119,8 @@ def explain(
             obj = _generic.decode(raw)
         except msgspec.DecodeError as e:
             return "L001", f"not valid JSON ({e})", None, None, None
+        except RecursionError:
+            return "L001", _TOO_DEEP, None, None, None
     if not isinstance(obj, dict):
         what = f"a JSON {type(obj).__name__} where an event object is expected"
         return "L001", what, None, None, None
@@ -133,7 +140,12 @@ def explain(
         msgspec.convert(obj, EVENT_TYPES[kind])
     except msgspec.ValidationError as e:
         return "L002", f"bad {kind} event: {_friendly(str(e))}", game_id, seat_no, kind
+    except RecursionError:
+        return "L002", f"bad {kind} event: {_TOO_DEEP}", game_id, seat_no, kind
     return "L002", f"bad {kind} event", game_id, seat_no, kind  # pragma: no cover - decoder agreed
+
+
+_TOO_DEEP = "JSON nested too deeply to be read"
 
 
 def _friendly(msg: str) -> str:
@@ -145,34 +157,134 @@ def replay_lines(lines: Iterable[bytes], replay: Replay,
     """Feed JSON lines to ``replay``; returns the number of lines read.
 
     ``tick`` is called every 65,536 lines (for a progress bar)."""
-    decode = _decoder.decode
-    feed = replay.feed
     n = 0
     blank = 0
     for n, raw in enumerate(lines, 1):  # noqa: B007 - n is the last line number
         if tick is not None and not n & 0xFFFF:
             tick()
-        try:
-            ev = decode(raw)
-        except msgspec.DecodeError:
-            if raw.isspace() or not raw:
-                blank += 1  # blank lines are ignored
-                continue
-            code, message, game, seat, kind = explain(raw)
-            if code:
-                replay.problem(n, code, message, game, seat, kind)
-            continue
-        if type(ev) is Exchange and (raw.count(b'"1"') > 1 or raw.count(b'"2"') > 1
-                                     or raw.count(b'"3"') > 1 or raw.count(b'"0"') > 1):
-            twice = _repeated_key(raw)
-            if twice is not None:
-                replay.problem(n, "X001", f"bad exchange: seat {twice} is named twice in "
-                               "\"give\"; the rest of the round is not checked", ev.game,
-                               ev.seat, "exchange")
-                continue
-        feed(n, ev)
+        if not _replay_line(n, raw, replay):
+            blank += 1
     replay.events += n - blank
     return n
+
+
+def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None = None,
+                  stop_after_game: str | None = None) -> int:
+    """Feed the JSON lines read from ``f`` to ``replay``; returns the number of lines read.
+
+    Memory stays bounded whatever the input: the stream is read in blocks, and a line
+    longer than :data:`MAX_LINE_BYTES` (its newline not counted) is reported as L001
+    (with its length) and skipped without being held, reading on at the next newline;
+    blank lines cost next to nothing. A UTF-8 byte order mark at the start is ignored.
+    ``stop_after_game``: stop reading once that game's ``game_end`` has been
+    replayed. ``tick`` is called every 65,536 lines.
+    """
+    read = f.read
+    decode = _decoder.decode
+    feed = replay.feed
+    cap = MAX_LINE_BYTES
+    size = min(_BLOCK, cap)  # so only a line begun in an earlier block can be too long
+    n = 0
+    blank = 0
+    carry = b""  # the start of a line whose end is in the next block
+    skipped = 0  # bytes of an overlong line read so far (0: none)
+    block = read(size)
+    if block.startswith(_BOM):
+        block = block[len(_BOM):]
+    while block:
+        if skipped:
+            end = block.find(b"\n")
+            if end < 0:
+                skipped += len(block)
+                block = read(size)
+                continue
+            n += 1
+            _too_long(n, skipped + end, replay)
+            skipped = 0
+            block = block[end + 1:]
+        lines = (carry + block if carry else block).split(b"\n")
+        carry = lines.pop()
+        if lines and len(lines[0]) > cap:
+            n += 1
+            _too_long(n, len(lines[0]), replay)
+            del lines[0]
+        stop = False
+        for raw in lines:
+            n += 1
+            if tick is not None and not n & 0xFFFF:
+                tick()
+            if not raw:
+                blank += 1
+                continue
+            try:
+                ev = decode(raw)
+            except (msgspec.DecodeError, RecursionError):
+                if not _problem(n, raw, replay):
+                    blank += 1
+                continue
+            if type(ev) is not Exchange or not _exchange_twice(n, raw, ev, replay):
+                feed(n, ev)
+            if stop_after_game is not None and type(ev) is GameEnd \
+                    and ev.game == stop_after_game:
+                stop = True
+                break
+        if stop:
+            break
+        if len(carry) > cap:
+            skipped, carry = len(carry), b""
+        block = read(size)
+    else:  # the last line, without a newline
+        if skipped:
+            n += 1
+            _too_long(n, skipped, replay)
+        elif carry:
+            n += 1
+            if not _replay_line(n, carry, replay):
+                blank += 1
+    replay.events += n - blank
+    return n
+
+
+_BLOCK = 1 << 20
+
+
+def _too_long(n: int, size: int, replay: Replay) -> None:
+    replay.problem(n, "L001", f"line of {size:,} bytes, longer than the "
+                   f"{MAX_LINE_BYTES:,} bytes a line may have; it is skipped")
+
+
+def _replay_line(n: int, raw: bytes, replay: Replay) -> bool:
+    """Feed line ``n`` to ``replay``; False for a blank line."""
+    try:
+        ev = _decoder.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        return _problem(n, raw, replay)
+    if type(ev) is not Exchange or not _exchange_twice(n, raw, ev, replay):
+        replay.feed(n, ev)
+    return True
+
+
+def _problem(n: int, raw: bytes, replay: Replay) -> bool:
+    """Report why line ``n`` failed the typed decoder; False for a blank line."""
+    if raw.isspace() or not raw:
+        return False  # blank lines are ignored
+    code, message, game, seat, kind = explain(raw)
+    if code:
+        replay.problem(n, code, message, game, seat, kind)
+    return True
+
+
+def _exchange_twice(n: int, raw: bytes, ev: Exchange, replay: Replay) -> bool:
+    """X001 when the exchange ``raw`` names a seat twice in ``give`` (True then)."""
+    if (raw.count(b'"1"') > 1 or raw.count(b'"2"') > 1
+            or raw.count(b'"3"') > 1 or raw.count(b'"0"') > 1):
+        twice = _repeated_key(raw)
+        if twice is not None:
+            replay.problem(n, "X001", f"bad exchange: seat {twice} is named twice in "
+                           "\"give\"; the rest of the round is not checked", ev.game,
+                           ev.seat, "exchange")
+            return True
+    return False
 
 
 def _repeated_key(raw: bytes) -> str | None:
@@ -189,33 +301,27 @@ def _repeated_key(raw: bytes) -> str | None:
 
     try:
         json.loads(raw, object_pairs_hook=pairs)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return repeated[0] if repeated else None
 
 
-def replay_tch(data: bytes, game_id: str, replay: Replay) -> int:
-    """Convert a ``.tch`` file and feed it to ``replay``; returns its number of lines."""
-    from .bsw import Unreadable, read_tch
+def replay_tch(source: bytes | IO[bytes], game_id: str, replay: Replay) -> int:
+    """Convert a ``.tch`` file (its bytes, or a binary file read as a stream) and feed
+    it to ``replay``; returns its number of lines."""
+    from .bsw import TchLines, Unreadable, read_tch
 
-    # encoding and decoding again is some 20 times faster than msgspec.convert
-    encode = _encoder.encode
-    decode = _decoder.decode
-    last = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-    for line, item in read_tch(data, game_id):
-        replay.events += 1
+    lines = TchLines(source)
+    feed = replay.feed
+    n = 0
+    for line, item in read_tch(lines, game_id):
+        n += 1
         if isinstance(item, Unreadable):
             replay.problem(line, "L002", f"line not understood: {item.message}", game_id)
-            continue
-        try:
-            ev = decode(encode(item))
-        except msgspec.ValidationError:
-            code, message, game, seat, kind = explain(item)
-            if code:
-                replay.problem(line, code, message, game, seat, kind)
-            continue
-        replay.feed(line, ev)
-    return last
+        else:
+            feed(line, item)
+    replay.events += n
+    return lines.count
 
 
 def replay_file(
@@ -225,6 +331,7 @@ def replay_file(
     display: str | None = None,
     progress: Callable[[int], None] | None = None,
     variants: frozenset[str] = frozenset(),
+    stop_after_game: str | None = None,
 ) -> FileStats:
     """Replay every game of one log file; ``visitor`` follows it
     (:class:`~tichu_analyze.visitor.Visitor`: games, rounds, events, tricks, and the
@@ -233,12 +340,17 @@ def replay_file(
     ``display``: the file's name in diagnostics (default: ``path``). ``progress``, if
     given, is called now and then with the number of bytes of the file (compressed
     bytes for a compressed file) read so far.
+    ``stop_after_game``: stop reading a JSON-lines log once that game has ended.
     Raises :class:`LogError` when the file cannot be read.
     """
     name = display or str(path)
     replay = Replay(name, visitor, variants=variants)
     if is_tch(path):
-        last = replay_tch(read_bytes(path, name), tch_game_id(path), replay)
+        try:
+            with open(path, "rb") as tch:
+                last = replay_tch(tch, tch_game_id(path), replay)
+        except OSError as e:
+            raise LogError(f"{name}: cannot read: {e}") from e
     else:
         try:
             raw = open(path, "rb")  # noqa: SIM115 - closed below
@@ -247,7 +359,7 @@ def replay_file(
         with raw, _decompressed(path, raw) as f:
             tick = None if progress is None else (lambda: progress(raw.tell()))
             try:
-                last = replay_lines(f, replay, tick)
+                last = replay_stream(f, replay, tick, stop_after_game)
             except (OSError, EOFError, zlib.error, _ZstdError) as e:
                 # reading or decompressing failed (visitors raise nothing of
                 # these: the dataset writer carries its own errors)
@@ -256,14 +368,6 @@ def replay_file(
     return FileStats(name, last, replay.events, len(replay.games), replay.rounds)
 
 
-
-
-def read_bytes(path: Path, name: str | None = None) -> bytes:
-    """The whole file; raises :class:`LogError` when it cannot be read."""
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise LogError(f"{name or path}: cannot read: {e}") from e
 
 
 def tch_game_id(path: Path) -> str:
@@ -287,30 +391,25 @@ def write_log(events: Iterable[dict[str, object]], path: str | os.PathLike[str])
     ``\\n`` line ends, UTF-8. A path ending in ``.gz`` or ``.zst`` is
     compressed (with no timestamp in the gzip header), so the same events
     always give the same bytes. The file appears only when complete: it is
-    written to a temporary name beside it and renamed at the end.
+    written to a temporary name beside it and renamed at the end
+    (:func:`tichu_analyze.atomicfile.atomic_writer`; its errors are
+    :class:`~tichu_analyze.atomicfile.OutputError`).
     """
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     n = 0
-    try:
-        with open(tmp, "wb") as raw:
-            sink: IO[bytes]
-            if path.name.endswith(".gz"):
-                sink = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)  # type: ignore[assignment]
-            elif path.name.endswith(".zst"):
-                import zstandard
+    with atomic_writer(path, binary=True) as raw:
+        sink: IO[bytes]
+        if str(path).endswith(".gz"):
+            sink = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)  # type: ignore[assignment]
+        elif str(path).endswith(".zst"):
+            import zstandard
 
-                sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)
-            else:
-                sink = raw
-            for e in events:
-                sink.write(json.dumps(e, separators=(",", ":"), ensure_ascii=False).encode())
-                sink.write(b"\n")
-                n += 1
-            if sink is not raw:
-                sink.close()
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+            sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)
+        else:
+            sink = raw
+        for e in events:
+            sink.write(json.dumps(e, separators=(",", ":"), ensure_ascii=False).encode())
+            sink.write(b"\n")
+            n += 1
+        if sink is not raw:
+            sink.close()
     return n

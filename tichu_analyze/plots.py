@@ -9,16 +9,22 @@ on matplotlib's math mode and a leading ``_`` never hides a legend entry.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
+from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import polars as pl
 
-from .stats import Dataset, DatasetError, focus
+from .atomicfile import write_atomic
+from .datasets import DatasetError
+from .safetext import clean
+from .stats import Dataset, collect, focus, wilson
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
     from matplotlib.axes import Axes
@@ -42,6 +48,7 @@ class PlotKind(StrEnum):
     CALIBRATION = "calibration"
     BOMBS = "bombs"
     EXCHANGE = "exchange"
+    TREND = "trend"
 
 
 PLOT_HELP: dict[PlotKind, str] = {
@@ -52,16 +59,45 @@ PLOT_HELP: dict[PlotKind, str] = {
     PlotKind.CALIBRATION: "hand strength against call success (a calibration plot)",
     PlotKind.BOMBS: "bombs per round: how many rounds see bombs, bombs held and played per player",
     PlotKind.EXCHANGE: "ranks of the cards passed to the partner and to the opponents",
+    PlotKind.TREND: "rolling first-out rate and cumulative point margin over the player's "
+                    "games in time order (needs 5 games or more)",
 }
+
+MIN_TREND_GAMES = 5
+"""Fewer games than this make no trend plot."""
+
+_FALLBACK_FONTS = ("Noto Sans CJK JP", "Noto Sans CJK SC", "Noto Sans CJK KR",
+                   "WenQuanYi Micro Hei", "WenQuanYi Zen Hei", "Droid Sans Fallback",
+                   "AR PL UMing CN", "Unifont")
+"""Fonts with wide coverage (Chinese, Japanese, Korean) that text falls back to, in this
+order, when installed; DejaVu Sans (matplotlib's own) comes first."""
+
+
+_FALLBACK_FILES = ("NotoSansCJK-Regular", "NotoSansCJK-Bold", "wqy-microhei", "wqy-zenhei",
+                   "DroidSansFallback")
+
+
+@lru_cache(maxsize=1)
+def _font_family() -> list[str]:
+    """DejaVu Sans, then every installed font of :data:`_FALLBACK_FONTS`. A font installed
+    after matplotlib cached its font list is found on the system and added."""
+    from matplotlib import font_manager
+
+    manager = font_manager.fontManager
+    if not any(f.name in _FALLBACK_FONTS for f in manager.ttflist):
+        for path in font_manager.findSystemFonts():
+            if any(name in Path(path).name for name in _FALLBACK_FILES):
+                with contextlib.suppress(Exception):  # an unreadable font: go without it
+                    manager.addfont(path)
+    have = {f.name for f in manager.ttflist}
+    return ["DejaVu Sans", *[f for f in _FALLBACK_FONTS if f in have]]
 
 
 def text(s: object, limit: int = 32) -> str:
-    """``s`` as literal matplotlib text: ``$`` escaped (no math mode), no leading ``_``
-    (matplotlib hides legend labels that start with one), cut to ``limit`` characters."""
-    t = str(s)
-    if len(t) > limit:
-        t = t[: limit - 1] + "\u2026"
-    t = t.replace("$", r"\$")
+    """``s`` as literal matplotlib text: control characters shown as escapes and cut to
+    ``limit`` characters (:func:`tichu_analyze.safetext.clean`), ``$`` escaped (no math
+    mode), no leading ``_`` (matplotlib hides legend labels that start with one)."""
+    t = clean(s, limit).replace("$", r"\$")
     return " " + t if t.startswith("_") else t
 
 
@@ -89,26 +125,22 @@ def _pct(k: float, n: float) -> float:
     return 100.0 * k / n if n else math.nan
 
 
-def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def _wilson(k: int, n: int) -> tuple[float, float]:
     """The 95% Wilson score interval of ``k`` successes in ``n`` trials, in percent."""
-    if n == 0:
-        return (math.nan, math.nan)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (100 * max(0.0, centre - half), 100 * min(1.0, centre + half))
+    ci = wilson(k, n)
+    return (math.nan, math.nan) if ci is None else (100 * ci[0], 100 * ci[1])
 
 
 def _scored_by_group(ds: Dataset, player: str | None,
-                     max_players: int) -> tuple[pl.DataFrame, list[str], str]:
+                     max_players: int) -> tuple[pl.LazyFrame, list[str], str]:
     """Scored round rows with a ``group`` column (the player, or the player and the
     field), the groups to draw in order, and a note when players were left out."""
     ds.check_player(player)
-    frame = focus(ds.scored, player)
-    if frame.is_empty():
+    frame = focus(ds.lscored, player)
+    counts = collect(frame.group_by("group").agg(pl.len().alias("n")).sort(
+        ["n", "group"], descending=[True, False]))
+    if counts.is_empty():
         raise DatasetError(f"{ds.path}: no scored rounds to plot")
-    counts = frame.group_by("group").agg(pl.len().alias("n")).sort(
-        ["n", "group"], descending=[True, False])
     groups = [str(g) for g in counts.get_column("group").to_list()]
     if player is not None:
         if player not in groups:
@@ -142,11 +174,14 @@ def _player_ticks(ax: Axes, groups: Sequence[str], rounds: dict[str, int]) -> No
 
 
 def _bar_labels(ax: Axes, xs: Sequence[float], heights: Sequence[float], labels: Sequence[str],
-                fontsize: float = 7.5) -> None:
+                fontsize: float = 7.5, vertical: bool = False) -> None:
+    """Labels on top of bars (turned upright when the bars are narrow, so that neighbours
+    do not overlap)."""
     for x, h, label in zip(xs, heights, labels, strict=True):
         y = 0.0 if math.isnan(h) else h
         ax.annotate(label, (x, y), xytext=(0, 2 if y >= 0 else -9), textcoords="offset points",
-                    ha="center", fontsize=fontsize, color="#333333")
+                    ha="center", va="bottom" if y >= 0 else "top", fontsize=fontsize,
+                    color="#333333", rotation=90 if vertical else 0)
 
 
 # -- score ------------------------------------------------------------------------------
@@ -157,7 +192,7 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
     and the calls made in it."""
     ds.check_player(player)
     file, game_id = ds.find_game(game, player)
-    r = ds.rounds.filter((pl.col("file") == file) & (pl.col("game") == game_id))
+    r = collect(ds.lrounds.filter((pl.col("file") == file) & (pl.col("game") == game_id)))
     seats = {int(s): str(p) for s, p in r.select("seat", "player").unique().iter_rows()}
     team_names = [f"Team {t}: {text(seats.get(t, '?'), 24)} & {text(seats.get(t + 2, '?'), 24)}"
                   for t in (0, 1)]
@@ -176,7 +211,7 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
             mark = "?" if success is None else "\u2713" if success else "\u2717"
             short = "GT" if rec["call"] == "grand_tichu" else "T"
             calls.setdefault(rnd, []).append((int(rec["seat"]), f"{short}{mark}", success))
-    games = ds.games.filter((pl.col("file") == file) & (pl.col("game") == game_id))
+    games = collect(ds.lgames.filter((pl.col("file") == file) & (pl.col("game") == game_id)))
     target = int(games.get_column("target").drop_nulls()[0]) if games.height else None
 
     fig, (top, bottom, strip) = _new_figure(
@@ -241,8 +276,8 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
         outcome = f"; won by Team {int(winner.get_column('team')[0])}"
     elif games.height and not bool(games.get_column("ended").fill_null(False).any()):
         outcome = "; the log ends before the game does"
-    fig.suptitle(f"Score progression of game {text(game_id)} (file {text(file, 48)})"
-                 f"{outcome}", fontsize=12)
+    fig.suptitle(f"Score progression of game {text(game_id)}{outcome}\n"
+                 f"(file {text(file, 70)})", fontsize=12)
     return fig
 
 
@@ -261,7 +296,7 @@ def plot_calls(ds: Dataset, player: str | None = None,
         ((pl.col("call") == "grand_tichu") & pl.col("call_success").fill_null(False))
         .sum().alias("gm"),
     )
-    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     fig, (rate, success) = _new_figure(_player_width(groups), 7.5, 2, 1,
                                        sharex=True)
     xs = list(range(len(groups)))
@@ -273,20 +308,22 @@ def plot_calls(ds: Dataset, player: str | None = None,
         rounds = [int(by[g]["rounds"]) for g in groups]
         heights = [_pct(c, n) for c, n in zip(calls, rounds, strict=True)]
         rate.bar(bx, heights, w, color=color, label=name)
-        _bar_labels(rate, bx, heights, [f"{c}/{n}" for c, n in zip(calls, rounds, strict=True)])
+        _bar_labels(rate, bx, heights, [f"{c}/{n}" for c, n in zip(calls, rounds, strict=True)],
+                    vertical=len(groups) > 6)
         wins = [int(by[g][made]) for g in groups]
         sh = [_pct(k, c) for k, c in zip(wins, calls, strict=True)]
         success.bar(bx, [0 if math.isnan(h) else h for h in sh], w, color=color)
         _bar_labels(success, bx, sh, [f"{k}/{c}" if c else "no\ncalls"
-                                      for k, c in zip(wins, calls, strict=True)])
+                                      for k, c in zip(wins, calls, strict=True)],
+                    vertical=len(groups) > 6)
     rate.set_ylabel("calls, % of scored rounds")
     rate.set_title("How often a call is made (label: calls / scored rounds)", fontsize=10,
                    loc="left")
     rate.legend(fontsize=9, loc="lower right", bbox_to_anchor=(1.0, 1.07), ncols=2,
                 frameon=False)
-    rate.margins(y=0.15)
+    rate.margins(y=0.3 if len(groups) > 6 else 0.15)
     success.set_ylabel("made, % of calls")
-    success.set_ylim(0, 115)
+    success.set_ylim(0, 135 if len(groups) > 6 else 115)
     success.set_yticks(range(0, 101, 20))
     success.set_title("How often a call succeeds: the caller goes out first "
                       "(label: made / calls)", fontsize=10, loc="left")
@@ -310,7 +347,7 @@ def plot_finish(ds: Dataset, player: str | None = None,
         pl.len().alias("n"), pl.col("finish_position").mean().alias("mean"),
         *[(pl.col("finish_position") == k).sum().alias(f"p{k}") for k in range(1, 5)],
     )
-    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     groups = [g for g in groups if g in by]
     if not groups:
         raise DatasetError(f"{ds.path}: no finish positions to plot")
@@ -356,7 +393,7 @@ def plot_points(ds: Dataset, player: str | None = None,
         pl.col("team_score").mean().alias("total"),
         pl.col("opponent_score").mean().alias("opp"),
     )
-    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     fig, (ax,) = _new_figure(_player_width(groups, 1.8), 6.0)
     series = (("cards", "card points of the team (200 for a double victory)", "#56B4E9"),
               ("calls", "call points of the team (Tichu \u00b1100, Grand Tichu \u00b1200)",
@@ -394,18 +431,16 @@ def _bin_edges(values: Sequence[float], bins: int = 8) -> list[float]:
     return [lo + i * step for i in range(bins)] + [hi]
 
 
-def _binned(frame: pl.DataFrame, column: str, hit: pl.Expr,
+def _binned(frame: pl.LazyFrame, column: str, hit: pl.Expr,
             edges: Sequence[float]) -> list[tuple[float, int, int]]:
-    """(bin centre, hits, rows) per bin of ``column`` with at least one row."""
-    out = []
-    values = frame.select(pl.col(column), hit.alias("hit")).drop_nulls()
-    for i, (a, b) in enumerate(zip(edges, edges[1:], strict=False)):
-        last = i == len(edges) - 2
-        sel = values.filter((pl.col(column) >= a) & ((pl.col(column) <= b) if last
-                                                      else (pl.col(column) < b)))
-        if sel.height:
-            out.append(((a + b) / 2, int(sel.get_column("hit").sum()), sel.height))
-    return out
+    """(bin centre, hits, rows) per bin of ``column`` with at least one row (the last bin
+    includes its upper edge)."""
+    lo, step, bins = edges[0], edges[1] - edges[0], len(edges) - 1
+    index = ((pl.col(column) - lo) / step).floor().clip(0, bins - 1).cast(pl.Int32)
+    agg = collect(frame.select(pl.col(column), hit.alias("hit")).drop_nulls()
+                  .group_by(index.alias("bin")).agg(pl.col("hit").sum(), pl.len().alias("n"))
+                  .sort("bin"))
+    return [((edges[i] + edges[i + 1]) / 2, int(k), int(n)) for i, k, n in agg.iter_rows()]
 
 
 def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
@@ -413,8 +448,8 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
     Tichu) calls made, with 95% intervals, beside the share of all hands that went out
     first."""
     ds.check_player(player)
-    frame = ds.scored if player is None else ds.scored.filter(pl.col("player") == player)
-    if frame.is_empty():
+    frame = ds.lscored if player is None else ds.lscored.filter(pl.col("player") == player)
+    if collect(frame.select(pl.len())).item() == 0:
         raise DatasetError(f"{ds.path}: no scored rounds to plot")
     fig, axes = _new_figure(12, 5.2, 1, 2, sharey=True)
     panels = (("tichu", "hx_strength", "Tichu",
@@ -423,7 +458,9 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
                "hand strength of the first 8 cards, seen before a Grand Tichu "
                "(higher = stronger)", GRAND_COLOR))
     for ax, (call, column, name, xlabel, color) in zip(axes, panels, strict=True):
-        allv = ds.scored.get_column(column).drop_nulls().to_list()
+        span = collect(ds.lscored.select(pl.col(column).min().alias("lo"),
+                                         pl.col(column).max().alias("hi")))
+        allv = [v for v in span.row(0) if v is not None]
         if not allv:
             _no_data(ax, "no hand strengths in the dataset")
             ax.set_title(name)
@@ -444,18 +481,20 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
                               [hi - y for y, hi in zip(ys, highs, strict=True)]],
                         marker="o", markersize=6, capsize=3, color=color, linewidth=1.8,
                         label=f"{name} calls made (95% interval;\nlabel = made / calls)")
-            for (c, k, n), y in zip(pts, ys, strict=True):
-                ax.annotate(f"{k}/{n}", (c, y), xytext=(6, 4), textcoords="offset points",
-                            fontsize=7.5, color=color)
+            for (c, k, n), hi in zip(pts, highs, strict=True):
+                ax.annotate(f"{k}/{n}", (c, hi), xytext=(0, 3), textcoords="offset points",
+                            ha="center", va="bottom", fontsize=7.5, color=color)
         else:
             _no_data(ax, f"no {name} calls" + (f" by {text(player)}" if player else ""))
-        n_calls = called.height
-        n_made = int(called.get_column("call_success").fill_null(False).sum())
+        n_calls, n_made = collect(called.select(
+            pl.len(), pl.col("call_success").fill_null(False).sum())).row(0)
         ax.set_title(f"{name}: {n_made} of {n_calls} calls made", fontsize=10)
         ax.set_xlabel(xlabel)
-        ax.set_ylim(-3, 105)
+        ax.set_ylim(-3, 112)
+        ax.margins(x=0.08)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="upper left")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncols=2,
+                  frameon=False)
     axes[0].set_ylabel("% of the hands in the strength bin")
     who = "" if player is None else f" \u2014 {text(player)}"
     fig.suptitle(f"Calibration: does a stronger hand make the call succeed?{who}", fontsize=12)
@@ -470,15 +509,17 @@ def plot_bombs(ds: Dataset, player: str | None = None,
     """How many bombs a round sees (all four seats), and per player the bombs held after
     the exchange and played, per scored round."""
     frame, groups, note = _scored_by_group(ds, player, max_players)
-    rounds = ds.scored
+    rounds = ds.lscored
     if player is not None:
-        keys = ds.scored.filter(pl.col("player") == player).select("file", "game", "round")
+        keys = ds.lscored.filter(pl.col("player") == player).select("file", "game", "round")
         rounds = rounds.join(keys, on=["file", "game", "round"], how="semi")
-    per_round = rounds.group_by("file", "game", "round").agg(
+    # one group per round, keyed by a hash of (file, game, round): small keys
+    per_round = rounds.group_by(pl.struct("file", "game", "round").hash().alias("key")).agg(
         pl.col("bombs_played").sum().alias("b"))
-    n_rounds = per_round.height
-    counts = per_round.group_by(pl.col("b").clip(upper_bound=4)).agg(pl.len().alias("n"))
+    counts = collect(per_round.group_by(pl.col("b").clip(upper_bound=4)).agg(
+        pl.len().alias("n")))
     dist = {int(b): int(n) for b, n in counts.iter_rows()}
+    n_rounds = sum(dist.values())
     right_width = _player_width(groups, 1.5, 1.0, minimum=4.5)
     fig, (left, right) = _new_figure(5.0 + right_width, 5.5, 1, 2,
                                      width_ratios=[5.0, right_width])
@@ -496,7 +537,7 @@ def plot_bombs(ds: Dataset, player: str | None = None,
     agg = frame.group_by("group").agg(
         pl.len().alias("n"), pl.col("hx_bombs").sum().alias("held"),
         pl.col("bombs_played").sum().alias("played"))
-    by = {str(r["group"]): r for r in agg.iter_rows(named=True)}
+    by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     gx = list(range(len(groups)))
     w = 0.38
     for off, key, label, color in ((-w / 2, "held", "bombs held after the exchange", "#E69F00"),
@@ -534,10 +575,19 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
     """The ranks of the cards passed in the exchange: to the partner against to the
     opponents (left and right together), each as a share of the cards given that way."""
     ds.check_player(player)
-    frame = ds.rounds if player is None else ds.rounds.filter(pl.col("player") == player)
-    partner = [card_rank(c) for c in frame.get_column("gave_to_partner").drop_nulls()]
-    opponents = [card_rank(c) for col in ("gave_to_left", "gave_to_right")
-                 for c in frame.get_column(col).drop_nulls()]
+    frame = ds.lrounds if player is None else ds.lrounds.filter(pl.col("player") == player)
+
+    def ranks(*columns: str) -> Counter[str]:
+        out: Counter[str] = Counter()
+        for col in columns:
+            counts = collect(frame.select(pl.col(col).drop_nulls()).group_by(col).agg(
+                pl.len().alias("n")))
+            for card, n in counts.iter_rows():
+                out[card_rank(card)] += n
+        return out
+
+    partner = ranks("gave_to_partner")
+    opponents = ranks("gave_to_left", "gave_to_right")
     if not partner and not opponents:
         raise DatasetError(f"{ds.path}: no exchanges to plot"
                            + (f" for player {player!r}" if player else ""))
@@ -547,8 +597,8 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
     for off, cards, label, color in ((-w / 2, partner, "to the partner", "#009E73"),
                                      (w / 2, opponents, "to the opponents (left and right)",
                                       "#D55E00")):
-        n = len(cards)
-        hs = [_pct(cards.count(r), n) for r in RANK_ORDER]
+        n = sum(cards.values())
+        hs = [_pct(cards[r], n) for r in RANK_ORDER]
         ax.bar([x + off for x in xs], hs, w, color=color, label=f"{label}: {n} cards")
     ax.set_xticks(xs, list(RANK_ORDER), fontsize=9)
     ax.set_xlabel("rank of the card passed (low to high; the Phoenix and Dragon are the "
@@ -562,39 +612,113 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
     return fig
 
 
+# -- trend ------------------------------------------------------------------------------
+
+
+def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None,
+               max_players: int = 6) -> Figure:
+    """Per player (the ``max_players`` with most scored rounds, or ``player``): the
+    first-out rate over the player's last ``window`` games, and the cumulative point
+    margin, game by game in the order the games started (one point per game: the figure
+    does not grow with the rounds)."""
+    from .stats import game_times
+
+    frame, groups, note = _scored_by_group(ds, player, max_players)
+    if player is not None:
+        groups = [player]
+        frame = frame.filter(pl.col("group") == player)
+    per_game = collect(frame.group_by("group", "file", "game").agg(
+        pl.len().alias("rounds"), pl.col("first_out").fill_null(False).sum().alias("first"),
+        (pl.col("team_score") - pl.col("opponent_score")).fill_null(0).sum().alias("margin")))
+    games = per_game.select(pl.struct("file", "game").n_unique()).item()
+    if games < MIN_TREND_GAMES:
+        raise DatasetError(f"{ds.path}: {games} game{'s' * (games != 1)}; a trend needs "
+                           f"{MIN_TREND_GAMES} or more")
+    order = game_times(ds).with_row_index("order")
+    ordered = per_game.join(order, on=["file", "game"], how="left").sort(
+        "start", "order", nulls_last=True)
+    fig, (top, bottom) = _new_figure(11, 7.5, 2, 1, sharex=True)
+    colors = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9")
+    for i, g in enumerate(groups):
+        rows = ordered.filter(pl.col("group") == g)
+        n = rows.height
+        w = window or max(3, min(50, n // 5))
+        first = rows.get_column("first").cast(pl.Float64).rolling_sum(w, min_samples=w)
+        played = rows.get_column("rounds").cast(pl.Float64).rolling_sum(w, min_samples=w)
+        rolling = (100 * first / played).to_list()
+        xs = list(range(1, n + 1))
+        color = colors[i % len(colors)]
+        top.plot(xs, rolling, color=color, linewidth=1.6,
+                 label=f"{text(g, 24)} ({n} games, window {w})")
+        bottom.plot(xs, rows.get_column("margin").cum_sum().to_list(), color=color,
+                    linewidth=1.6, label=text(g, 24))
+    top.axhline(25, color=NEUTRAL, linestyle=":", linewidth=1)
+    top.set_ylabel("first out, % of the scored\nrounds of the last games")
+    top.set_ylim(0, 100)
+    top.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncols=3,
+               frameon=False)
+    top.grid(alpha=0.3)
+    bottom.axhline(0, color="#999999", linewidth=0.6)
+    bottom.set_ylabel("cumulative point margin\n(team minus opponents)")
+    bottom.set_xlabel("the player's games, in the order they started (by ts, else "
+                      "meta.date, else the dataset's order)")
+    bottom.grid(alpha=0.3)
+    fig.suptitle(f"Trend: first-out rate and point margin over time{_who(player)}{note}",
+                 fontsize=12)
+    return fig
+
+
 def plot(ds: Dataset, kind: PlotKind, player: str | None = None, game: str | None = None,
          max_players: int = MAX_PLAYERS) -> Figure:
     """The figure of ``kind`` (``game`` only matters to :attr:`PlotKind.SCORE`).
 
     Raises :class:`DatasetError` for an unknown player or game, or nothing to plot.
     """
-    kind = PlotKind(kind)
+    from matplotlib import rc_context
+
+    with rc_context({"font.family": _font_family()}):  # names in any script: font fallback
+        return _plot(ds, PlotKind(kind), player, game, max_players)
+
+
+def _plot(ds: Dataset, kind: PlotKind, player: str | None, game: str | None,
+          max_players: int) -> Figure:
     if kind is PlotKind.SCORE:
         return plot_score(ds, player, game)
     if kind is PlotKind.CALIBRATION:
         return plot_calibration(ds, player)
     if kind is PlotKind.EXCHANGE:
         return plot_exchange(ds, player)
+    if kind is PlotKind.TREND:
+        return plot_trend(ds, player, max_players=min(max_players, 6))
     per_player = {PlotKind.CALLS: plot_calls, PlotKind.FINISH: plot_finish,
                   PlotKind.POINTS: plot_points, PlotKind.BOMBS: plot_bombs}[kind]
     return per_player(ds, player, max_players)
 
 
-FORMATS = ("png", "svg")
+FORMATS = ("png", "svg", "pdf")
 
 
 def render(fig: Figure, fmt: str) -> bytes:
-    """``fig`` as PNG or SVG bytes (no date in the metadata, so output is reproducible)."""
+    """``fig`` as PNG, SVG or PDF bytes (no date in the metadata: output is reproducible)."""
+    import warnings
+
     buf = io.BytesIO()
-    metadata: dict[str, str | None] = {"Date": None} if fmt == "svg" else {"Software": None}
-    fig.savefig(buf, format=fmt, dpi=110, metadata=metadata)
+    metadata: dict[str, str | None] = ({"Date": None} if fmt == "svg"
+                                       else {"CreationDate": None} if fmt == "pdf"
+                                       else {"Software": None})
+    with warnings.catch_warnings():
+        # A character no installed font has is drawn as a box; the user is not warned
+        # (the install commands add a font with wide coverage).
+        warnings.filterwarnings("ignore", message=r"Glyph .* missing from")
+        warnings.filterwarnings("ignore", message=r".*does not have a glyph for")
+        fig.savefig(buf, format=fmt, dpi=110, metadata=metadata)
     return buf.getvalue()
 
 
 def save(fig: Figure, path: str | Path) -> None:
-    """Write ``fig`` to ``path``, PNG or SVG by its suffix."""
+    """Write ``fig`` to ``path`` (atomically), PNG, SVG or PDF by its suffix."""
     p = Path(path)
     fmt = p.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
-        raise DatasetError(f"{p}: the plot file must end in .png or .svg")
-    p.write_bytes(render(fig, fmt))
+        raise DatasetError(f"{p}: the plot file must end in .png, .svg or .pdf")
+    write_atomic(p, render(fig, fmt))

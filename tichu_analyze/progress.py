@@ -100,11 +100,15 @@ def _parallel(
     with _bar(show) as bar, ProcessPoolExecutor(max_workers=jobs) as pool:
         task = bar.add_task(f"replaying ({jobs} processes)", total=sum(sizes))
         results = pool.map(partial(_check_one, variants=variants), files, chunksize=chunk)
-        for path, size, (stats, found) in zip(files, sizes, results, strict=True):
-            for d in found:
-                report(d)
-            bar.advance(task, size)
-            yield path, stats
+        try:
+            for path, size, (stats, found) in zip(files, sizes, results, strict=True):
+                for d in found:
+                    report(d)
+                bar.advance(task, size)
+                yield path, stats
+        except BaseException:  # the reader stopped (a closed pipe, Ctrl-C): drop the rest
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 def _size(path: Path) -> int:

@@ -13,42 +13,54 @@ forbids scripts and any network access even if something slipped through.
 from __future__ import annotations
 
 import base64
-import html
-from collections.abc import Iterable, Sequence
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+import polars as pl
+from rich.cells import cell_len
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
 from . import __version__
+from .atomicfile import write_atomic
+from .datasets import DatasetError
 from .plots import PLOT_HELP, PlotKind, plot, render
+from .safetext import clean, html_text
 from .stats import (
     FIELD,
     NO_PLAYER,
     Dataset,
-    DatasetError,
+    Filters,
+    Grid,
     Overview,
     Stat,
     StatDef,
     StatKind,
     StatTable,
     ViolationTable,
+    calibration_table,
+    call_value,
+    exchange_table,
     games_won,
     overview,
+    partner_support,
     player_table,
     player_violations,
     team_table,
     violation_table,
+    with_and_against,
 )
 
 SECTIONS = ("Rounds", "Calls", "Points", "Bombs", "Dragon and wish")
 
 
 def esc(value: object) -> str:
-    """``value`` as HTML text: ``&``, ``<``, ``>`` and both quotes escaped."""
-    return html.escape(str(value), quote=True)
+    """``value`` as HTML text: control characters shown as escapes
+    (:func:`tichu_analyze.safetext.html_text`), ``&``, ``<``, ``>`` and both quotes escaped."""
+    return html_text(value, None)
 
 
 def denominator_phrase(d: StatDef) -> str:
@@ -77,10 +89,17 @@ th small { display: block; font-weight: normal; color: #555; }
 td.num { text-align: right; }
 td .v { display: block; font-weight: 600; }
 td .d { display: block; font-size: .82em; color: #666; white-space: nowrap; }
-td.name, th.name { max-width: 22em; overflow-wrap: anywhere; }
+td.name, th.name { min-width: 8em; max-width: 22em; overflow-wrap: anywhere; }
 .clamp { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3;
          line-clamp: 3; overflow: hidden; }
 tr.focus td { background: #fff8e5; }
+td.few .v, td.few .d, td.few .ci { color: #9a9a9a; font-weight: normal; }
+td .ci { display: block; font-size: .75em; color: #777; white-space: nowrap; }
+table.sort th { cursor: pointer; }
+table.sort th[aria-sort=ascending]::after { content: " \\25B2"; }
+table.sort th[aria-sort=descending]::after { content: " \\25BC"; }
+nav.toc ol { columns: 2; }
+a { color: #0b5cad; }
 .scroll { overflow-x: auto; }
 figure { margin: 1.5em 0; }
 figure img { width: 100%; max-width: 1000px; height: auto; border: 1px solid #e3e3e3; }
@@ -90,17 +109,84 @@ dl dd { margin-left: 1.5em; color: #333; }
 code { background: #f3f3f3; padding: 0 .25em; border-radius: 3px; overflow-wrap: anywhere; }
 """
 
-_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+SORT_SCRIPT = """\
+document.querySelectorAll('table.sort thead th').forEach(function (th) {
+  th.tabIndex = 0;
+  th.title = (th.title ? th.title + ' · ' : '') + 'click to sort';
+  function go() {
+    var table = th.closest('table'), body = table.tBodies[0];
+    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var dir = th.getAttribute('aria-sort') === 'descending' ? 1 : -1;
+    th.parentNode.querySelectorAll('th').forEach(function (h) { h.removeAttribute('aria-sort'); });
+    th.setAttribute('aria-sort', dir === 1 ? 'ascending' : 'descending');
+    function key(row) {
+      var c = row.cells[col];
+      if (!c) return null;
+      var v = c.getAttribute('data-sort');
+      if (v === null) return c.textContent.trim().toLowerCase();
+      return v === '' ? null : parseFloat(v);
+    }
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = key(a), y = key(b);
+      if (x === null) return y === null ? 0 : 1;
+      if (y === null) return -1;
+      return (x < y ? -1 : x > y ? 1 : 0) * dir;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+  }
+  th.addEventListener('click', go);
+  th.addEventListener('keydown', function (e) { if (e.key === 'Enter') go(); });
+});
+"""
+"""Sorts a ``table.sort`` by the clicked column (numbers by ``data-sort``, empty last).
+The only script of a report page; the CSP allows it by its hash and nothing else."""
+
+_SCRIPT_HASH = base64.b64encode(hashlib.sha256(SORT_SCRIPT.encode()).digest()).decode()
+CSP = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
+       f"script-src 'sha256-{_SCRIPT_HASH}'")
+"""No network, no script but :data:`SORT_SCRIPT`."""
+
+
+def page(title: str, body: Iterable[str], css: str = "") -> str:
+    """A complete self-contained report page: ``body`` is markup (already escaped)."""
+    return "\n".join([
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title><style>{_CSS}{css}</style></head><body>",
+        *body,
+        f"<script>{SORT_SCRIPT}</script>",
+        "</body></html>\n"])
 
 
 def _cell(stat: Stat) -> str:
-    return (f'<td class="num"><span class="v">{esc(stat.short())}</span>'
-            f'<span class="d">{esc(stat.detail())}</span></td>')
+    """A statistic: the value, numerator / denominator, a 95% interval for a rate;
+    greyed when out of fewer than 20 cases."""
+    v = stat.value
+    key = "" if v is None else f"{v:.6g}"
+    few = " few" if stat.few else ""
+    ci = stat.interval()
+    ci_html = f'<span class="ci">95%: {esc(ci)}</span>' if ci else ""
+    tip = (' title="fewer than 20 cases: read with care"' if stat.few and v is not None
+           else "")
+    return (f'<td class="num{few}" data-sort="{key}"{tip}><span class="v">{esc(stat.short())}'
+            f'</span><span class="d">{esc(stat.detail())}</span>{ci_html}</td>')
 
 
-def _name_cell(name: str) -> str:
-    """A player or partnership name: at most three lines shown, the whole name on hover."""
-    return f'<td class="name" title="{esc(name)}"><div class="clamp">{esc(name)}</div></td>'
+def _name_cell(name: str, href: str | None = None) -> str:
+    """A player or partnership name: at most three lines shown, the whole name on hover;
+    a link to its page when ``href`` is given."""
+    inner = esc(name) if href is None else f'<a href="{esc(href)}">{esc(name)}</a>'
+    return f'<td class="name" title="{esc(name)}"><div class="clamp">{inner}</div></td>'
+
+
+Link = Callable[[str], str | None]
+"""A row name (a player) to the address of its page, or None when it has none."""
+
+
+def _no_link(name: str) -> str | None:
+    return None
 
 
 def _header(defs: Iterable[StatDef]) -> str:
@@ -108,9 +194,16 @@ def _header(defs: Iterable[StatDef]) -> str:
                    f"<small>{esc(denominator_phrase(d))}</small></th>" for d in defs)
 
 
+def _table(ident: str, head: str, body: Iterable[str]) -> str:
+    """A sortable table in a scrolling box."""
+    return (f'<div class="scroll"><table class="sort" id="{esc(ident)}"><thead><tr>{head}'
+            "</tr></thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody></table></div>\n")
+
+
 def _stat_section_html(table: StatTable, section: str, ident: str, focus: str | None,
-                       extra: dict[str, Stat] | None = None, extra_label: str = "") -> str:
-    defs = [d for d in table.defs if d.section == section]
+                       extra: dict[str, Stat] | None = None, extra_label: str = "",
+                       link: Link = _no_link) -> str:
+    defs = [d for d in table.defs if section in ("", d.section)]
     if not defs:
         return ""
     head = f'<th class="name">{esc(table.row_header)}</th>' + _header(defs)
@@ -122,28 +215,55 @@ def _stat_section_html(table: StatTable, section: str, ident: str, focus: str | 
         cells = "".join(_cell(stats[d.key]) for d in defs)
         if extra is not None:
             cells += _cell(extra.get(name, Stat(0, 0, "games with a winner")))
-        body.append(f"<tr{cls}>{_name_cell(name)}{cells}</tr>")
-    return (f"<h3>{esc(section)}</h3>\n<div class=\"scroll\"><table id=\"{esc(ident)}\">"
-            f"<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(body)
-            + "\n</tbody></table></div>\n")
+        body.append(f"<tr{cls}>{_name_cell(name, link(name))}{cells}</tr>")
+    title = f"<h3>{esc(section)}</h3>\n" if section else ""
+    return title + _table(ident, head, body)
 
 
-def _stat_table_html(table: StatTable, prefix: str, focus: str | None,
-                     games: dict[str, Stat]) -> str:
+def stat_tables_html(table: StatTable, prefix: str, focus: str | None,
+                     games: dict[str, Stat] | None = None, link: Link = _no_link) -> str:
+    """``table`` as one sortable table per section (or one table when it has no
+    sections of its own)."""
     if not table.rows:
         return "<p>No rounds.</p>\n"
+    if not any(d.section in SECTIONS[1:] for d in table.defs):
+        return _stat_section_html(table, "", prefix, focus, link=link)
     parts = []
     for section in SECTIONS:
         slug = section.lower().replace(" ", "-")
-        if section == "Rounds":
+        if section == "Rounds" and games is not None:
             parts.append(_stat_section_html(table, section, f"{prefix}-{slug}", focus, games,
-                                            "Games won"))
+                                            "Games won", link=link))
         else:
-            parts.append(_stat_section_html(table, section, f"{prefix}-{slug}", focus))
+            parts.append(_stat_section_html(table, section, f"{prefix}-{slug}", focus,
+                                            link=link))
     return "".join(parts)
 
 
-def _violations_html(vt: ViolationTable, focus: str | None) -> str:
+def grid_html(grid: Grid, focus: str | None = None, link: Link = _no_link) -> str:
+    """A :class:`Grid` of the depth statistics as a sortable table, with its note."""
+    if not grid.rows:
+        return f"<p>{esc(grid.title)}: nothing to count.</p>\n"
+    head = f'<th class="name">{esc(grid.row_header)}</th>' + "".join(
+        f"<th>{esc(c.label)}<small>{esc(c.sub)}</small></th>" for c in grid.columns)
+    body = []
+    for name, cells in grid.rows:
+        cls = ' class="focus"' if focus is not None and name == focus else ""
+        tds = []
+        for c in cells:
+            if isinstance(c, Stat):
+                tds.append(_cell(c))
+            else:
+                text = "-" if c is None else c
+                key = "" if c is None else esc(c.replace("+", ""))
+                tds.append(f'<td class="num" data-sort="{key}"><span class="v">{esc(text)}'
+                           "</span></td>")
+        body.append(f"<tr{cls}>{_name_cell(name, link(name))}{''.join(tds)}</tr>")
+    return f"<p>{esc(grid.note)}</p>\n" + _table(grid.key, head, body)
+
+
+def violations_html(vt: ViolationTable, focus: str | None, link: Link = _no_link) -> str:
+    """Violations counted by player and code."""
     if not vt.counts:
         return "<p>No violations: every move followed the rules.</p>\n"
     head = '<th class="name">player</th>' + "".join(
@@ -162,31 +282,43 @@ def _violations_html(vt: ViolationTable, focus: str | None) -> str:
         total = (f'<td class="num"><span class="v">{sum(vt.counts[row].values())}</span>'
                  '<span class="d">no seat: not a move</span></td>' if row == NO_PLAYER
                  else _cell(vt.total(row)))
-        body.append(f"<tr{cls}>{_name_cell(row)}{cells}{total}</tr>")
+        href = None if row in (NO_PLAYER, FIELD) else link(row)
+        body.append(f"<tr{cls}>{_name_cell(row, href)}{cells}{total}</tr>")
     return ('<p>Counts of violations by code. The last column is out of the moves (plays '
             "and passes) the player made; violations that belong to no seat (a broken line, "
             f"a bad deal) are in the row {esc(NO_PLAYER)}.</p>\n"
-            f'<div class="scroll"><table id="violations-by-code"><thead><tr>{head}</tr></thead>'
-            "\n<tbody>\n" + "\n".join(body) + "\n</tbody></table></div>\n")
+            + _table("violations-by-code", head, body))
 
 
-def _player_violations_html(ds: Dataset, player: str, limit: int = 100) -> str:
-    rows = player_violations(ds, player, limit)
+EventLink = Callable[[dict[str, object]], str | None]
+"""A violation (a row of the violations table) to the address of its event, or None."""
+
+
+def violation_list_html(rows: pl.DataFrame, total: int, who: str,
+                        link: EventLink | None = None, ident: str = "violation-list") -> str:
+    """Violations one by one: code, file:line, game, round, trick, seat and message,
+    each linking to its event when ``link`` gives an address."""
     if rows.is_empty():
-        return f"<p>No violations by {esc(player)}.</p>\n"
+        return f"<p>No violations{esc(who)}.</p>\n"
     body = []
     for r in rows.iter_rows(named=True):
         where = f"{r['file']}:{r['line']}" if r["line"] is not None else str(r["file"])
-        game = "" if r["game"] is None else f"{r['game']} round {r['round']}"
-        body.append(f"<tr><td><code>{esc(where)}</code></td><td>{esc(game)}</td>"
-                    f"<td>{esc(r['code'])} {esc(r['name'])}</td><td>{esc(r['severity'])}</td>"
-                    f"<td>{esc(r['message'])}</td></tr>")
-    total = ds.violations.filter(ds.violations["player"] == player).height
-    shown = f"the first {limit} of {total}" if total > limit else f"all {total}"
-    return (f"<p>{esc(shown)} violations by {esc(player)}, in file order.</p>\n"
-            '<div class="scroll"><table id="player-violations"><thead><tr><th>file:line</th>'
-            "<th>game</th><th>code</th><th>severity</th><th>message</th></tr></thead>\n<tbody>\n"
-            + "\n".join(body) + "\n</tbody></table></div>\n")
+        href = link(r) if link is not None else None
+        code = f"{esc(r['code'])} {esc(r['name'])}"
+        if href is not None:
+            code = f'<a href="{esc(href)}">{code}</a>'
+        seat = "" if r["seat"] is None else f"{r['seat']}: {r['player']}"
+        cells = [code, f"<code>{esc(where)}</code>", esc(r["game"] or ""),
+                 esc("" if r["round"] is None else r["round"]),
+                 esc("" if r["trick"] is None else r["trick"]), esc(seat),
+                 esc(r["severity"]), esc(r["message"])]
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    shown = f"the first {rows.height} of {total}" if total > rows.height else f"all {total}"
+    head = "".join(f"<th>{h}</th>" for h in ("code", "file:line", "game", "round", "trick",
+                                              "seat: player", "severity", "message"))
+    return (f"<p>{esc(shown)} violations{esc(who)}, in file order"
+            + (", each linked to its event in the round's replay" if link else "") + ".</p>\n"
+            + _table(ident, head, body))
 
 
 def _overview_html(o: Overview, player: str | None) -> str:
@@ -207,10 +339,12 @@ def _definitions_html(defs: Sequence[StatDef], title: str) -> str:
     return f"<h3>{esc(title)}</h3><dl>{items}</dl>\n"
 
 
-def plot_figures(ds: Dataset, player: str | None = None) -> list[tuple[PlotKind, str, bytes]]:
+def plot_figures(ds: Dataset, player: str | None = None,
+                 kinds: Iterable[PlotKind] = tuple(PlotKind)) -> list[tuple[PlotKind, str,
+                                                                               bytes]]:
     """Every plot kind as (kind, title, SVG bytes); kinds with nothing to draw are left out."""
     figures = []
-    for kind in PlotKind:
+    for kind in kinds:
         try:
             fig = plot(ds, kind, player=player)
         except DatasetError:
@@ -220,133 +354,242 @@ def plot_figures(ds: Dataset, player: str | None = None) -> list[tuple[PlotKind,
     return figures
 
 
-def _plots_html(ds: Dataset, player: str | None) -> str:
-    parts = []
-    for kind, title, svg in plot_figures(ds, player):
-        data = base64.b64encode(svg).decode("ascii")
-        parts.append(f'<figure id="plot-{kind}"><img src="data:image/svg+xml;base64,{data}" '
-                     f'alt="{esc(title)}"><figcaption><b>{esc(kind)}</b>: '
-                     f"{esc(PLOT_HELP[kind])}.</figcaption></figure>")
+def svg_figure(ident: str, svg: bytes, title: str, caption: str) -> str:
+    """An SVG inlined as a ``data:`` image (an ``<img>`` never runs a script)."""
+    data = base64.b64encode(svg).decode("ascii")
+    return (f'<figure id="{esc(ident)}"><img src="data:image/svg+xml;base64,{data}" '
+            f'alt="{esc(title)}"><figcaption>{caption}</figcaption></figure>')
+
+
+def _plots_html(ds: Dataset, player: str | None,
+                kinds: Iterable[PlotKind] = tuple(PlotKind)) -> str:
+    parts = [svg_figure(f"plot-{kind}", svg, title,
+                        f"<b>{esc(kind)}</b>: {esc(PLOT_HELP[kind])}.")
+             for kind, title, svg in plot_figures(ds, player, kinds)]
     if not parts:
         return "<p>Nothing to plot.</p>\n"
     return "\n".join(parts) + "\n"
 
 
-def build_html(ds: Dataset, player: str | None = None, plots: bool = True) -> str:
-    """The report as one self-contained HTML page (with ``player``: that player against
-    the field). Raises :class:`DatasetError` for an unknown player."""
+NOTE = ("Every figure states what it is out of: the large number is the statistic, the "
+        "small line under it the numerator / the denominator, and under a rate its 95% "
+        "interval (Wilson). Rates out of fewer than 20 cases are greyed. Round statistics "
+        "count <b>scored</b> rounds only (incomplete and skipped rounds have no finish order "
+        "or score). A dash means the denominator is zero. Click a column header to sort.")
+
+
+def toc_html(items: Sequence[tuple[str, str]]) -> str:
+    """A table of contents: (anchor, title) pairs."""
+    lis = "".join(f'<li><a href="#{esc(a)}">{esc(t)}</a></li>' for a, t in items)
+    return f'<nav class="toc" aria-label="contents"><h2>Contents</h2><ol>{lis}</ol></nav>'
+
+
+def report_sections(ds: Dataset, player: str | None = None, plots: bool = True,
+                    link: Link = _no_link, violation_link: EventLink | None = None,
+                    plot_kinds: Iterable[PlotKind] = tuple(PlotKind)
+                    ) -> list[tuple[str, str, str]]:
+    """The report's sections as (anchor, title, markup): tables, depth, violations,
+    plots and definitions (with ``player``: that player against the field)."""
     ds.check_player(player)
-    title = "Tichu report" + ("" if player is None else f": {player}")
     players = player_table(ds, player)
     teams = team_table(ds, player)
     won = {k: g.stat() for k, g in games_won(ds, "player", player).items()}
     team_won = {k: g.stat() for k, g in games_won(ds, "team", player).items()}
-    vt = violation_table(ds, player)
-    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    out = [
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
-        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{esc(title)}</h1>",
-        f'<p class="meta">Dataset <code>{esc(ds.path)}</code>; written by tichu-analyze '
-        f"{esc(__version__)} on {esc(when)}.</p>",
-        _overview_html(overview(ds, player), player),
-        '<p class="note">Every figure states what it is out of: the large number is the '
-        "statistic, the small line under it the numerator / the denominator. Round "
-        "statistics count <b>scored</b> rounds only (incomplete and skipped rounds have no "
-        "finish order or score). A dash means the denominator is zero."
-        + ("" if player is None else f" {esc(FIELD)} is every other player's rounds, "
-           "together.") + "</p>",
-        f'<h2 id="players">{esc(players.title)}</h2>',
-        _stat_table_html(players, "players", player, won),
-        f'<h2 id="teams">{esc(teams.title)}</h2>',
-        "<p>A partnership is two players who sat opposite each other; its statistics count "
-        "the rounds they played together, calls by either partner.</p>",
-        _stat_table_html(teams, "teams", None, team_won),
-        '<h2 id="violations">Violations by code</h2>',
-        _violations_html(vt, player),
+    sections = [
+        ("players", players.title, stat_tables_html(players, "players", player, won, link)),
+        ("teams", teams.title,
+         "<p>A partnership is two players who sat opposite each other; its statistics count "
+         "the rounds they played together, calls by either partner.</p>\n"
+         + stat_tables_html(teams, "teams", None, team_won)),
     ]
     if player is not None:
-        out += [f'<h2 id="player-violations-heading">Violations by {esc(player)}</h2>',
-                _player_violations_html(ds, player)]
+        by_partner, by_opponent = with_and_against(ds, player)
+        sections.append(("with-against", f"{player} with each partner and against each "
+                         "opponent",
+                         "<p>The player's own rounds, first-out rate and point margin, by "
+                         "the partner the player had and by each opponent.</p>\n"
+                         + stat_tables_html(by_partner, "by-partner", None, link=link)
+                         + stat_tables_html(by_opponent, "by-opponent", None, link=link)))
+    sections += [
+        ("calls", "Calls: expected value and calibration",
+         grid_html(call_value(ds, "tichu", player))
+         + grid_html(call_value(ds, "grand_tichu", player))
+         + grid_html(calibration_table(ds, player), player, link)),
+        ("support", "Partner support", grid_html(partner_support(ds, player), None, link)),
+        ("exchange", "Exchange by recipient", grid_html(exchange_table(ds, player), player,
+                                                        link)),
+        ("violations", "Violations by code", violations_html(violation_table(ds, player),
+                                                             player, link)),
+    ]
+    if player is not None:
+        rows = player_violations(ds, player, 500)
+        total = ds.violations.filter(pl.col("player") == player).height
+        sections.append(("player-violations", f"Violations by {player}",
+                         violation_list_html(rows, total, f" by {player}", violation_link,
+                                             "player-violations")))
     if plots:
-        out += ['<h2 id="plots">Plots</h2>', _plots_html(ds, player)]
-    out += ['<h2 id="definitions">Definitions</h2>',
-            _definitions_html(players.defs, "Player statistics"),
-            _definitions_html(teams.defs, "Partnership statistics"),
-            "</body></html>\n"]
-    return "\n".join(out)
+        sections.append(("plots", "Plots", _plots_html(ds, player, plot_kinds)))
+    sections.append(("definitions", "Definitions",
+                     _definitions_html(players.defs, "Player statistics")
+                     + _definitions_html(teams.defs, "Partnership statistics")
+                     + "<p>The depth tables (calls, partner support, exchange) are defined "
+                     "in their notes and in docs/reports.md.</p>\n"))
+    return sections
 
 
-def write_html(ds: Dataset, path: str | Path, player: str | None = None) -> None:
-    """Write :func:`build_html` to ``path``."""
-    Path(path).write_text(build_html(ds, player), encoding="utf-8")
+def header_html(ds: Dataset, title: str, player: str | None,
+                filters: Filters | None = None) -> list[str]:
+    """The title, where the data comes from, the filters, the overview and the note."""
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    out = [f"<h1>{esc(title)}</h1>",
+           f'<p class="meta">Dataset <code>{esc(ds.path)}</code>; written by tichu-analyze '
+           f"{esc(__version__)} on {esc(when)}.</p>"]
+    if filters is not None and filters.active:
+        out.append(f'<p class="meta" id="filters">Only the rounds {esc(filters.describe())}.'
+                   "</p>")
+    out += [_overview_html(overview(ds, player), player),
+            f'<p class="note">{NOTE}'
+            + ("" if player is None else f" {esc(FIELD)} is every other player's rounds, "
+               "together.") + "</p>"]
+    return out
+
+
+def build_html(ds: Dataset, player: str | None = None, plots: bool = True,
+               filters: Filters | None = None) -> str:
+    """The report as one self-contained HTML page (with ``player``: that player against
+    the field). Raises :class:`DatasetError` for an unknown player."""
+    ds.check_player(player)
+    title = "Tichu report" + ("" if player is None else f": {player}")
+    sections = report_sections(ds, player, plots)
+    body = header_html(ds, title, player, filters)
+    body.append(toc_html([(a, t) for a, t, _ in sections]))
+    for anchor, heading, markup in sections:
+        body += [f'<h2 id="{esc(anchor)}">{esc(heading)}</h2>', markup]
+    return page(title, body)
+
+
+def write_html(ds: Dataset, path: str | Path, player: str | None = None,
+               filters: Filters | None = None) -> None:
+    """Write :func:`build_html` to ``path`` (atomically)."""
+    write_atomic(Path(path), build_html(ds, player, filters=filters))
+
 
 
 # -- text -------------------------------------------------------------------------------
 
 
 def _rich_name(name: str, limit: int = 60, style: str = "") -> Text:
-    """A name as literal text (never markup), cut to ``limit`` characters."""
-    return Text(name if len(name) <= limit else name[: limit - 1] + "\u2026", style=style)
+    """A name as literal text (never markup), control characters escaped, cut to ``limit``
+    characters."""
+    return Text(clean(name, limit), style=style)
 
 
 def _rich_stat(stat: Stat) -> Text:
-    """``45.0% 9/20``: the value, then numerator / denominator (the header names the unit)."""
-    return Text.assemble((stat.short(), "bold"), " ", (stat.detail(unit=False).replace(" / ", "/"),
-                                                      "dim"))
+    """``45.0%`` over ``9/20``: the value, then numerator / denominator (the header names
+    the unit); dim when out of fewer than 20 cases."""
+    return Text.assemble((stat.short(), "dim" if stat.few else "bold"), "\n",
+                         (stat.detail(unit=False).replace(" / ", "/"), "dim"))
 
 
-def _rich_stat_table(table: StatTable, section: str, focus: str | None,
-                     games: dict[str, Stat] | None = None) -> Table | None:
+_TextColumn = tuple[Text, list[Text]]  # header, cells
+
+
+def _width(text: Text) -> int:
+    return max((cell_len(line) for line in text.plain.split("\n")), default=0)
+
+
+def _header_width(header: Text) -> int:
+    """The longest word of a header: it is wrapped at spaces, never inside a word."""
+    return max((cell_len(w) for w in header.plain.split()), default=1)
+
+
+def _fit(title: str, row_header: str, names: list[Text], columns: list[_TextColumn],
+         width: int) -> list[Table]:
+    """Tables of ``columns`` beside the row names, as many as needed for each to fit in
+    ``width`` columns: no number is cut and no header word split."""
+    name_w = min(max([_width(n) for n in names] + [len(row_header), 8]), max(16, width // 3))
+    widths = [max([_header_width(h)] + [_width(c) for c in cells]) for h, cells in columns]
+    full = [max([_width(h)] + [_width(c) for c in cells]) for h, cells in columns]
+    chunks: list[list[int]] = [[]]
+    used = name_w + 4
+    for i, w in enumerate(widths):
+        if chunks[-1] and used + w + 3 > width:
+            chunks.append([])
+            used = name_w + 4
+        chunks[-1].append(i)
+        used += w + 3
+    for chunk in chunks:  # room to spare: headers on fewer lines
+        spare = width - name_w - 4 - sum(widths[i] + 3 for i in chunk)
+        for i in chunk:
+            extra = max(0, min(full[i] - widths[i], spare))
+            widths[i] += extra
+            spare -= extra
+    tables = []
+    for k, chunk in enumerate(chunks):
+        t = Table(title=Text(title + (" (continued)" if k else ""), style="bold"),
+                  title_justify="left", header_style="bold")
+        t.add_column(Text(row_header), overflow="fold", width=name_w)
+        for i in chunk:
+            t.add_column(columns[i][0], justify="right", width=widths[i])
+        for r, name in enumerate(names):
+            t.add_row(name, *[columns[i][1][r] for i in chunk])
+        tables.append(t)
+    return tables
+
+
+def _rich_stat_table(table: StatTable, section: str, focus: str | None, width: int,
+                     games: dict[str, Stat] | None = None) -> list[Table]:
     defs = [d for d in table.defs if d.section == section]
     if not defs or not table.rows:
-        return None
-    t = Table(title=Text(f"{table.title}: {section}", style="bold"), title_justify="left",
-              header_style="bold")
-    t.add_column(Text(table.row_header), overflow="fold", max_width=28)
-    for d in defs:
-        t.add_column(Text.assemble(d.label, "\n", (denominator_phrase(d), "dim")),
-                     justify="right")
+        return []
+    names = [_rich_name(n, style="bold yellow" if n == focus else "") for n in table.rows]
+    columns: list[_TextColumn] = [
+        (Text.assemble(d.label, "\n", (denominator_phrase(d), "dim")),
+         [_rich_stat(stats[d.key]) for stats in table.rows.values()]) for d in defs]
     if games is not None:
-        t.add_column(Text.assemble("Games won", "\n", ("% of games with a winner", "dim")),
-                     justify="right")
-    for name, stats in table.rows.items():
-        cells = [_rich_stat(stats[d.key]) for d in defs]
-        if games is not None:
-            cells.append(_rich_stat(games.get(name, Stat(0, 0, "games with a winner"))))
-        t.add_row(_rich_name(name, style="bold yellow" if name == focus else ""), *cells)
-    return t
+        columns.append((Text.assemble("Games won", "\n", ("% of games with a winner", "dim")),
+                        [_rich_stat(games.get(n, Stat(0, 0, "games with a winner")))
+                         for n in table.rows]))
+    return _fit(f"{table.title}: {section}", table.row_header, names, columns, width)
 
 
-def _rich_violations(vt: ViolationTable, focus: str | None) -> Table | Text:
+def _rich_grid(grid: Grid, focus: str | None, width: int) -> list[Table | Text]:
+    """A depth table, split to fit ``width``, after its note."""
+    if not grid.rows:
+        return []
+    names = [_rich_name(n, style="bold yellow" if n == focus else "") for n, _ in grid.rows]
+    columns: list[_TextColumn] = []
+    for i, c in enumerate(grid.columns):
+        cells = [row[i] for _, row in grid.rows]
+        columns.append((Text.assemble(c.label, "\n", (c.sub, "dim")),
+                        [_rich_stat(x) if isinstance(x, Stat) else Text("-" if x is None else x)
+                         for x in cells]))
+    return [Text(grid.note, style="dim"),
+            *_fit(grid.title, grid.row_header, names, columns, width)]
+
+
+def _rich_violations(vt: ViolationTable, focus: str | None, width: int) -> list[Table | Text]:
     if not vt.counts:
-        return Text("No violations: every move followed the rules.")
-    t = Table(title=Text("Violations by code (last column: per 100 of the player's moves)",
-                         style="bold"), title_justify="left", header_style="bold")
-    t.add_column("player", overflow="fold", max_width=28)
-    for code, name in vt.codes:
-        t.add_column(Text.assemble(code, "\n", (name, "dim")), justify="right")
-    t.add_column(Text.assemble("all codes", "\n", ("per 100 moves: n/moves", "dim")),
-                 justify="right")
+        return [Text("No violations: every move followed the rules.")]
     rows = sorted(vt.counts, key=lambda r: (r != focus, r == NO_PLAYER,
                                             -sum(vt.counts[r].values()), r))
-    for row in rows:
-        total = (Text(f"{sum(vt.counts[row].values())} (no seat)") if row == NO_PLAYER
-                 else _rich_stat(vt.total(row)))
-        t.add_row(_rich_name(row), *[Text(str(vt.counts[row].get(c, 0))) for c, _ in vt.codes],
-                  total)
-    return t
+    columns: list[_TextColumn] = [
+        (Text.assemble(code, "\n", (name, "dim")),
+         [Text(str(vt.counts[r].get(code, 0))) for r in rows]) for code, name in vt.codes]
+    columns.append((Text.assemble("all codes", "\n", ("per 100 moves: n/moves", "dim")),
+                    [Text(f"{sum(vt.counts[r].values())}\n(no seat)") if r == NO_PLAYER
+                     else _rich_stat(vt.total(r)) for r in rows]))
+    return list(_fit("Violations by code (last column: per 100 of the player's moves)",
+                     "player", [_rich_name(r) for r in rows], columns, width))
 
 
 def print_text(ds: Dataset, console: Console, player: str | None = None) -> None:
     """The report's tables (no plots) as rich tables on ``console``."""
     ds.check_player(player)
     o = overview(ds, player)
-    who = "" if player is None else f" ({player} against the rest of the field)"
+    who = "" if player is None else f" ({clean(player, 60)} against the rest of the field)"
     status = ", ".join(f"{n} {s}" for s, n in o.rounds_by_status.items())
-    console.print(Text.assemble(("Tichu report", "bold"), who, f": {ds.path}"))
+    console.print(Text.assemble(("Tichu report", "bold"), who, f": {clean(ds.path)}"))
     console.print(Text(f"{o.files} files, {o.games} games ({o.games_ended} played to the end), "
                        f"{o.rounds} rounds ({status}), {o.players} players, "
                        f"{o.violations} violations"))
@@ -357,14 +600,21 @@ def print_text(ds: Dataset, console: Console, player: str | None = None) -> None
     teams = team_table(ds, player)
     won = {k: g.stat() for k, g in games_won(ds, "player", player).items()}
     team_won = {k: g.stat() for k, g in games_won(ds, "team", player).items()}
+    width = console.width
     parts: list[Table | Text] = []
     for section in SECTIONS:
-        t = _rich_stat_table(players, section, player, won if section == "Rounds" else None)
-        if t is not None:
-            parts.append(t)
+        parts += _rich_stat_table(players, section, player, width,
+                                  won if section == "Rounds" else None)
     for section in SECTIONS:
-        t = _rich_stat_table(teams, section, None, team_won if section == "Rounds" else None)
-        if t is not None:
-            parts.append(t)
-    parts.append(_rich_violations(violation_table(ds, player), player))
+        parts += _rich_stat_table(teams, section, None, width,
+                                  team_won if section == "Rounds" else None)
+    if player is not None:
+        for table in with_and_against(ds, player):
+            parts += _rich_stat_table(table, "Rounds", None, width)
+            parts += _rich_stat_table(table, "Points", None, width)
+    for grid in (call_value(ds, "tichu", player), call_value(ds, "grand_tichu", player),
+                 calibration_table(ds, player), partner_support(ds, player),
+                 exchange_table(ds, player)):
+        parts += _rich_grid(grid, player, width)
+    parts += _rich_violations(violation_table(ds, player), player, width)
     console.print(Group(*parts))

@@ -13,12 +13,18 @@ skipped rounds have no finish order or score to count.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from enum import StrEnum
+from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
 
 import polars as pl
+
+from .datasets import DatasetError, scan
 
 TABLES = ("plays", "rounds", "games", "violations")
 
@@ -27,18 +33,19 @@ ROUND_COLUMNS = (
     "call_success", "finish_position", "first_out", "double_victory_for",
     "double_victory_against", "card_points", "team_card_points", "team_score",
     "opponent_score", "h8_strength", "hx_strength", "hx_bombs", "hx_mahjong",
-    "gave_to_left", "gave_to_partner", "gave_to_right", "dragon_gifts_given",
+    "gave_to_left", "gave_to_partner", "gave_to_right", "got_from_partner", "dragon_gifts_given",
     "dragon_gifts_received", "bombs_played", "wish_made", "wish_fulfilled",
 )
 GAME_COLUMNS = (
-    "file", "game", "seat", "team", "partner", "player", "target", "rounds_played",
-    "team_score", "opponent_score", "won", "ended",
+    "file", "game", "line", "seat", "team", "partner", "player", "target", "rounds_played",
+    "team_score", "opponent_score", "won", "ended", "meta",
 )
 VIOLATION_COLUMNS = (
     "file", "line", "game", "round", "trick", "seat", "player", "code", "name", "severity",
     "message",
 )
-PLAY_COLUMNS = ("file", "game", "line", "player", "action")
+PLAY_COLUMNS = ("file", "game", "round", "trick", "line", "ts", "seat", "player", "action",
+                "applied", "cards", "bomb", "went_out", "top_seat")
 
 _VIOLATION_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "file": pl.String, "line": pl.Int64, "game": pl.String, "round": pl.Int64,
@@ -46,8 +53,10 @@ _VIOLATION_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "name": pl.String, "severity": pl.String, "message": pl.String,
 }
 _PLAY_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
-    "file": pl.String, "game": pl.String, "line": pl.Int64, "player": pl.String,
-    "action": pl.String,
+    "file": pl.String, "game": pl.String, "round": pl.Int32, "trick": pl.Int32,
+    "line": pl.Int32, "ts": pl.Float64, "seat": pl.Int8, "player": pl.String,
+    "action": pl.String, "applied": pl.Boolean, "cards": pl.List(pl.String),
+    "bomb": pl.Boolean, "went_out": pl.Boolean, "top_seat": pl.Int8,
 }
 
 FIELD = "(rest of the field)"
@@ -56,32 +65,33 @@ FIELD = "(rest of the field)"
 NO_PLAYER = "(no seat)"
 """Row label of violations that belong to no seat (a broken line, a bad deal)."""
 
+MIN_CASES = 20
+"""A rate out of fewer cases than this is shown greyed: too few to read much into."""
 
-class DatasetError(Exception):
-    """The dataset cannot be used as asked: missing, not a dataset, unknown player, no data."""
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float] | None:
+    """The 95% Wilson score interval of ``k`` successes in ``n`` trials, as fractions;
+    None when ``n`` is 0."""
+    if n <= 0:
+        return None
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(max(0.0, p * (1 - p)) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    # clamped so that rounding never puts p outside its own interval
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def _scan(root: Path, table: str) -> pl.LazyFrame | None:
-    """The Parquet files of ``table`` under ``root``, or None when it has none.
-
-    The player is read from the files' own ``player`` column, not from the
-    ``player=<name>`` directories: a long name's directory is cut short (ingest ends it
-    with a hash), and a reader that parses directory names would get that stub. The
-    directories are only used when the files hold no player column.
-    """
-    path = root / table
-    if not path.is_dir() or not any(path.rglob("*.parquet")):
-        return None
-    files = str(path / "**" / "*.parquet")
-    lf = pl.scan_parquet(files, hive_partitioning=False)
+    """:func:`datasets.scan`, or None when the table has no files."""
     try:
-        if "player" in lf.collect_schema().names():
-            return lf
-    except (pl.exceptions.PolarsError, OSError):
-        pass  # reported with the table's name by _columns
-    # Read the name from the directories, as a string even when it looks like a number.
-    return pl.scan_parquet(files, hive_partitioning=True, hive_schema={"player": pl.String},
-                           try_parse_hive_dates=False)
+        return scan(root, table)
+    except DatasetError:
+        return None
+
+
+def collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    """``lf`` run by polars' streaming engine (in batches: bounded memory)."""
+    return lf.collect(engine="streaming")
 
 
 def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) -> pl.LazyFrame:
@@ -102,13 +112,15 @@ def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) ->
 class Dataset:
     """The four tables of a dataset written by ``tichu-analyze ingest``.
 
-    ``rounds``, ``games`` and ``violations`` are small (a few rows per round) and
-    held in memory; ``plays`` (one row per move) stays lazy and is only aggregated.
+    ``lrounds``, ``lgames`` and ``plays`` are lazy scans: the report's tables are
+    aggregated from them with polars' streaming engine, so memory does not grow with the
+    dataset beyond the tables printed. ``rounds``, ``games`` and ``scored`` collect them
+    (once) for the plots and the pages of single games; ``violations`` is held in memory.
     """
 
     path: Path
-    rounds: pl.DataFrame
-    games: pl.DataFrame
+    lrounds: pl.LazyFrame
+    lgames: pl.LazyFrame
     violations: pl.DataFrame
     plays: pl.LazyFrame
 
@@ -130,8 +142,8 @@ class Dataset:
         violations_lf = _scan(root, "violations")
         plays_lf = _scan(root, "plays")
         try:
-            rounds = _columns(rounds_lf, ROUND_COLUMNS, root, "rounds").collect()
-            games = _columns(games_lf, GAME_COLUMNS, root, "games").collect()
+            rounds = _columns(rounds_lf, ROUND_COLUMNS, root, "rounds")
+            games = _columns(games_lf, GAME_COLUMNS, root, "games")
             violations = (
                 pl.DataFrame(schema=_VIOLATION_SCHEMA) if violations_lf is None
                 else _columns(violations_lf, VIOLATION_COLUMNS, root, "violations").collect()
@@ -140,16 +152,33 @@ class Dataset:
                 pl.LazyFrame(schema=_PLAY_SCHEMA) if plays_lf is None
                 else _columns(plays_lf, PLAY_COLUMNS, root, "plays")
             )
+            empty = rounds.select(pl.len()).collect().item() == 0
         except (pl.exceptions.PolarsError, OSError) as e:
             raise DatasetError(f"{root}: cannot read the dataset: {e}") from None
-        if rounds.is_empty():
+        if empty:
             raise DatasetError(f"{root}: the dataset holds no rounds")
         return cls(root, rounds, games, violations, plays)
 
+    @cached_property
+    def rounds(self) -> pl.DataFrame:
+        """The rounds table, in memory."""
+        return collect(self.lrounds)
+
+    @cached_property
+    def games(self) -> pl.DataFrame:
+        """The games table, in memory."""
+        return collect(self.lgames)
+
     @property
+    def lscored(self) -> pl.LazyFrame:
+        """The rows of the rounds that could be scored, lazily."""
+        return self.lrounds.filter(pl.col("status") == "scored")
+
+    @cached_property
     def players(self) -> list[str]:
         """Every player name, sorted."""
-        return sorted(self.rounds.get_column("player").drop_nulls().unique().to_list())
+        names = collect(self.lrounds.select(pl.col("player").drop_nulls().unique()))
+        return sorted(names.get_column("player").to_list())
 
     def check_player(self, player: str | None) -> None:
         """:class:`DatasetError` naming the players there are when ``player`` is not one."""
@@ -160,18 +189,16 @@ class Dataset:
         more = f" and {len(names) - 30} more" if len(names) > 30 else ""
         raise DatasetError(f"no player {player!r} in {self.path}; the players are: {shown}{more}")
 
-    @property
+    @cached_property
     def scored(self) -> pl.DataFrame:
-        """The rows of the rounds that could be scored."""
-        return self.rounds.filter(pl.col("status") == "scored")
+        """The rows of the rounds that could be scored, in memory."""
+        return collect(self.lscored)
 
     def game_keys(self) -> list[tuple[str, str]]:
         """Every (file, game), in the order they start in their files."""
-        keys = self.rounds.select("file", "game").unique()
-        first_line = (
-            self.plays.group_by("file", "game").agg(pl.col("line").min().alias("first_line"))
-            .collect()
-        )
+        keys = collect(self.lrounds.select("file", "game").unique())
+        first_line = collect(self.lgames.group_by("file", "game").agg(
+            pl.col("line").min().alias("first_line")))
         keys = keys.join(first_line, on=["file", "game"], how="left")
         keys = keys.sort("file", "first_line", "game", nulls_last=True)
         return list(zip(keys.get_column("file").to_list(), keys.get_column("game").to_list(),
@@ -182,10 +209,9 @@ class Dataset:
         several files); the first game (of ``player``, when given) when ``game`` is None."""
         keys = self.game_keys()
         if player is not None:
-            of_player = set(
-                self.rounds.filter(pl.col("player") == player)
-                .select("file", "game").iter_rows()
-            )
+            of_player = set(collect(
+                self.lrounds.filter(pl.col("player") == player).select("file", "game")
+            ).iter_rows())
             keys = [k for k in keys if k in of_player]
         if not keys:
             raise DatasetError(f"{self.path}: no games" + (f" of player {player!r}"
@@ -204,6 +230,122 @@ class Dataset:
         more = f" and {len(keys) - 20} more" if len(keys) > 20 else ""
         who = f" of player {player!r}" if player else ""
         raise DatasetError(f"no game {game!r}{who} in {self.path}; the games are: {shown}{more}")
+
+
+def parse_when(text: str) -> datetime:
+    """A ``--since``/``--until`` value: an ISO date or date and time (UTC unless it says
+    otherwise); ValueError when it is neither."""
+    when = datetime.fromisoformat(text.strip())
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def game_times(ds: Dataset) -> pl.DataFrame:
+    """(file, game, start): when each game started, in seconds since the epoch: the
+    earliest ``ts`` of its moves, else ``meta.date`` (an ISO date) of its ``game_start``;
+    null when neither is known."""
+    first = collect(ds.plays.group_by("file", "game").agg(pl.col("ts").min().alias("ts")))
+    dates: dict[tuple[str, str], float | None] = {}
+    metas = collect(ds.lgames.filter(pl.col("meta").is_not_null()).unique(["file", "game"])
+                    .select("file", "game", "meta"))
+    for f, g, meta in metas.select("file", "game", pl.col("meta").str.json_path_match(
+            "$.date")).iter_rows():
+        try:
+            dates[(f, g)] = parse_when(meta).timestamp() if meta else None
+        except ValueError:
+            dates[(f, g)] = None
+    keys = collect(ds.lrounds.select("file", "game").unique()).join(
+        first, on=["file", "game"], how="left")
+    meta_ts = pl.DataFrame(
+        {"file": [k[0] for k in dates], "game": [k[1] for k in dates],
+         "meta_ts": list(dates.values())},
+        schema={"file": pl.String, "game": pl.String, "meta_ts": pl.Float64})
+    return (keys.join(meta_ts, on=["file", "game"], how="left")
+            .select("file", "game", pl.coalesce("ts", "meta_ts").alias("start")))
+
+
+@dataclass(frozen=True, slots=True)
+class Filters:
+    """Which rounds a report or plot counts (``--partner``, ``--opponent``, ``--since``,
+    ``--until``, ``--game``); ``player`` is the focused player the first two refer to."""
+
+    player: str | None = None
+    partner: str | None = None
+    opponent: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    game: str | None = None
+
+    @property
+    def active(self) -> bool:
+        """Whether any rounds are left out."""
+        return any(x is not None for x in (self.partner, self.opponent, self.since,
+                                           self.until, self.game))
+
+    def describe(self) -> str:
+        """The filters in words, for a report's header; empty when none."""
+        parts = []
+        if self.partner is not None:
+            parts.append(f"with partner {self.partner}")
+        if self.opponent is not None:
+            parts.append(f"against {self.opponent}")
+        if self.since is not None:
+            parts.append(f"games from {self.since:%Y-%m-%d %H:%M} UTC")
+        if self.until is not None:
+            parts.append(f"games until {self.until:%Y-%m-%d %H:%M} UTC")
+        if self.game is not None:
+            parts.append(f"game {self.game}")
+        return "; ".join(parts)
+
+
+def apply_filters(ds: Dataset, f: Filters) -> Dataset:
+    """``ds`` restricted to the rounds ``f`` selects (the games, violations and moves of
+    those rounds); :class:`DatasetError` when a name is unknown or nothing is left."""
+    ds.check_player(f.player)
+    if not f.active:
+        return ds
+    if (f.partner is not None or f.opponent is not None) and f.player is None:
+        raise DatasetError("--partner and --opponent need --player (whose partner or "
+                           "opponent they name)")
+    for who in (f.partner, f.opponent):
+        ds.check_player(who)
+    keys = collect(ds.lrounds.select("file", "game", "round").unique())
+    mine = collect(ds.lrounds.filter(pl.col("player") == (f.player or "")))
+    if f.partner is not None:
+        keys = keys.join(mine.filter(pl.col("partner") == f.partner),
+                         on=["file", "game", "round"], how="semi")
+    if f.opponent is not None:
+        opp = collect(ds.lrounds.filter(pl.col("player") == f.opponent).select(
+            "file", "game", "round", pl.col("team").alias("opp_team")))
+        against = mine.join(opp, on=["file", "game", "round"]).filter(
+            pl.col("team") != pl.col("opp_team"))
+        keys = keys.join(against, on=["file", "game", "round"], how="semi")
+    if f.since is not None or f.until is not None:
+        times = game_times(ds)
+        if f.since is not None:
+            times = times.filter(pl.col("start") >= f.since.timestamp())
+        if f.until is not None:
+            times = times.filter(pl.col("start") <= f.until.timestamp())
+        keys = keys.join(times, on=["file", "game"], how="semi")
+    if f.game is not None:
+        file, game = ds.find_game(f.game)
+        keys = keys.filter((pl.col("file") == file) & (pl.col("game") == game))
+    if keys.is_empty():
+        raise DatasetError(f"{ds.path}: no rounds match the filters ({f.describe()})")
+    on = ["file", "game", "round"]
+    games = keys.select("file", "game").unique()
+    v = ds.violations.join(games, on=["file", "game"], how="semi")
+    v = pl.concat([v.filter(pl.col("round").is_null()),
+                   v.filter(pl.col("round").is_not_null()).join(
+                       keys.with_columns(pl.col("round").cast(v.schema["round"])), on=on,
+                       how="semi")])
+    return Dataset(
+        ds.path,
+        ds.lrounds.join(keys.lazy(), on=on, how="semi"),
+        ds.lgames.join(games.lazy(), on=["file", "game"], how="semi"),
+        v,
+        ds.plays.join(keys.lazy().with_columns(pl.col("round").cast(pl.Int32)),
+                            on=on, how="semi"),
+    )
 
 
 class StatKind(StrEnum):
@@ -233,6 +375,20 @@ class Stat:
             return None
         scale = 100 if self.kind is StatKind.PER_100 else 1
         return scale * self.numerator / self.denominator
+
+    @property
+    def few(self) -> bool:
+        """A rate out of fewer than :data:`MIN_CASES` cases (never for a count)."""
+        return self.kind is not StatKind.COUNT and self.denominator < MIN_CASES
+
+    def interval(self) -> str:
+        """The 95% Wilson interval of a percentage, ``26-64%``; empty for other kinds."""
+        if self.kind is not StatKind.PERCENT:
+            return ""
+        ci = wilson(self.numerator, self.denominator)
+        if ci is None:
+            return ""
+        return f"{100 * ci[0]:.0f}\u2013{100 * ci[1]:.0f}%"
 
     def short(self) -> str:
         """The value alone: ``45.0%``, ``2.35``, ``40``; ``-`` when there is nothing to count."""
@@ -348,35 +504,39 @@ PLAYER_STATS: tuple[StatDef, ...] = (
 )
 """The per-player statistics, over the player's rows of the rounds table."""
 
-_tr = pl.col
+# Over the rows of both partners of a team (two per round): per-round facts shared by the
+# two rows are halved, a partner's own facts (calls, first out, bombs) summed.
+_pair_rows = pl.len() // 2
 TEAM_STATS: tuple[StatDef, ...] = (
     StatDef("rounds", "Rounds", "rounds played", StatKind.COUNT,
-            (_tr("status") == "scored").sum(), _rows,
+            (pl.col("status") == "scored").sum() // 2, _pair_rows,
             "scored rounds the partners played together, of all their rounds", "Rounds"),
     StatDef("first_out", "First out", "scored rounds", StatKind.PERCENT,
-            _tr("first_out").sum(), _rows, "rounds one of the partners went out first",
-            "Rounds"),
+            pl.col("first_out").fill_null(False).sum(), _pair_rows,
+            "rounds one of the partners went out first", "Rounds"),
     StatDef("double_for", "Double victory won", "scored rounds", StatKind.PERCENT,
-            _tr("double_victory_for").sum(), _rows, "rounds the partners went out 1st and 2nd",
-            "Rounds"),
+            pl.col("double_victory_for").fill_null(False).sum() // 2, _pair_rows,
+            "rounds the partners went out 1st and 2nd", "Rounds"),
     StatDef("double_against", "Double victory lost", "scored rounds", StatKind.PERCENT,
-            _tr("double_victory_against").sum(), _rows,
+            pl.col("double_victory_against").fill_null(False).sum() // 2, _pair_rows,
             "rounds the opponents went out 1st and 2nd", "Rounds"),
     StatDef("tichu_success", "Tichu made", "Tichu calls", StatKind.PERCENT,
-            _tr("tichu_made").sum(), _tr("tichu_calls").sum(),
+            (_is_tichu & _success).sum(), _is_tichu.sum(),
             "Tichu calls by either partner that succeeded", "Calls"),
     StatDef("grand_success", "Grand Tichu made", "Grand Tichu calls", StatKind.PERCENT,
-            _tr("grand_made").sum(), _tr("grand_calls").sum(),
+            (_is_grand & _success).sum(), _is_grand.sum(),
             "Grand Tichu calls by either partner that succeeded", "Calls"),
     StatDef("points", "Points per round", "scored rounds", StatKind.MEAN,
-            _tr("team_score").sum(), _rows, "the team's round score, averaged", "Points"),
+            pl.col("team_score").sum() / 2, _pair_rows, "the team's round score, averaged",
+            "Points"),
     StatDef("margin", "Point margin per round", "scored rounds", StatKind.MEAN,
-            (_tr("team_score") - _tr("opponent_score")).sum(), _rows,
+            (pl.col("team_score") - pl.col("opponent_score")).sum() / 2, _pair_rows,
             "the team's round score minus the opponents', averaged", "Points"),
     StatDef("bombs_played", "Bombs played per round", "scored rounds", StatKind.MEAN,
-            _tr("bombs_played").sum(), _rows, "bombs played by either partner", "Bombs"),
+            pl.col("bombs_played").sum(), _pair_rows, "bombs played by either partner",
+            "Bombs"),
 )
-"""The per-partnership statistics, over the partnership's rows of :func:`team_rounds`."""
+"""The per-partnership statistics, over the rows of both partners (:func:`team_rows`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,22 +549,31 @@ class StatTable:
     rows: dict[str, dict[str, Stat]]
 
 
-def _aggregate(frame: pl.DataFrame, by: str, defs: Sequence[StatDef]) -> dict[str, dict[str,
-                                                                                        Stat]]:
-    """``defs`` computed over ``frame`` grouped by column ``by``, in the order of most rows."""
-    scored = frame.filter(pl.col("status") == "scored")
+Frame = pl.DataFrame | pl.LazyFrame
+
+
+def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
+               pairs: bool = False) -> dict[str, dict[str, Stat]]:
+    """``defs`` computed over ``frame`` grouped by column ``by``, in the order of most rows
+    (a lazy frame is aggregated by the streaming engine); with ``pairs``, two rows make a
+    round (a partnership's two players)."""
+    lf = frame.lazy()
+    scored = lf.filter(pl.col("status") == "scored")
     rows: dict[str, dict[str, Stat]] = {}
-    if frame.is_empty():
-        return rows
     aggs = []
     for d in defs:
         if d.kind is StatKind.COUNT:
             continue  # over all rounds, below
         aggs += [d.numerator.alias(f"{d.key}__n"), d.denominator.alias(f"{d.key}__d")]
-    counts = frame.group_by(by).agg(
-        pl.len().alias("__all"), (pl.col("status") == "scored").sum().alias("__scored")
+    per = 2 if pairs else 1
+    counts = lf.group_by(by).agg(
+        (pl.len() // per).alias("__all"),
+        ((pl.col("status") == "scored").sum() // per).alias("__scored"),
     )
-    table = counts.join(scored.group_by(by).agg(aggs), on=by, how="left")
+    # two small results joined in memory: one streaming query each keeps memory low
+    table = collect(counts)
+    if aggs:
+        table = table.join(collect(scored.group_by(by).agg(aggs)), on=by, how="left")
     table = table.sort(["__scored", "__all", by], descending=[True, True, False])
     for rec in table.iter_rows(named=True):
         stats: dict[str, Stat] = {}
@@ -418,7 +587,10 @@ def _aggregate(frame: pl.DataFrame, by: str, defs: Sequence[StatDef]) -> dict[st
     return rows
 
 
-def focus(frame: pl.DataFrame, player: str | None, column: str = "player") -> pl.DataFrame:
+_F = TypeVar("_F", pl.DataFrame, pl.LazyFrame)
+
+
+def focus(frame: _F, player: str | None, column: str = "player") -> _F:
     """``frame`` with a ``group`` column: the player's name, or everyone else as FIELD."""
     if player is None:
         return frame.with_columns(pl.col(column).alias("group"))
@@ -431,7 +603,7 @@ def focus(frame: pl.DataFrame, player: str | None, column: str = "player") -> pl
 def player_table(ds: Dataset, player: str | None = None) -> StatTable:
     """:data:`PLAYER_STATS` per player; with ``player``, that player against the field."""
     ds.check_player(player)
-    rows = _aggregate(focus(ds.rounds, player), "group", PLAYER_STATS)
+    rows = _aggregate(focus(ds.lrounds, player), "group", PLAYER_STATS)
     if player is not None:  # the player first, then the field
         rows = {k: rows[k] for k in sorted(rows, key=lambda k: k != player)}
     title = "Players" if player is None else f"{player} against the rest of the field"
@@ -443,37 +615,22 @@ def team_label(a: str, b: str) -> str:
     return " & ".join(sorted((a, b)))
 
 
-def team_rounds(ds: Dataset) -> pl.DataFrame:
-    """One row per partnership per round: its label, calls, first out, score, bombs."""
-    r = ds.rounds.with_columns(
+def team_rows(ds: Dataset) -> pl.LazyFrame:
+    """The rounds table with each row's partnership (``team_label``)."""
+    return ds.lrounds.with_columns(
         pl.when(pl.col("player") <= pl.col("partner"))
         .then(pl.col("player") + " & " + pl.col("partner"))
         .otherwise(pl.col("partner") + " & " + pl.col("player")).alias("team_label")
-    )
-    return r.group_by("file", "game", "round", "team").agg(
-        pl.col("team_label").first(),
-        pl.col("player").unique().alias("players"),
-        pl.col("status").first(),
-        pl.col("first_out").fill_null(False).any(),
-        pl.col("double_victory_for").fill_null(False).any(),
-        pl.col("double_victory_against").fill_null(False).any(),
-        _is_tichu.sum().alias("tichu_calls"),
-        (_is_tichu & _success).sum().alias("tichu_made"),
-        _is_grand.sum().alias("grand_calls"),
-        (_is_grand & _success).sum().alias("grand_made"),
-        pl.col("team_score").first(),
-        pl.col("opponent_score").first(),
-        pl.col("bombs_played").sum(),
     )
 
 
 def team_table(ds: Dataset, player: str | None = None) -> StatTable:
     """:data:`TEAM_STATS` per partnership (with ``player``: only the player's partnerships)."""
     ds.check_player(player)
-    t = team_rounds(ds)
+    t = team_rows(ds)
     if player is not None:
-        t = t.filter(pl.col("players").list.contains(player))
-    rows = _aggregate(t, "team_label", TEAM_STATS)
+        t = t.filter((pl.col("player") == player) | (pl.col("partner") == player))
+    rows = _aggregate(t, "team_label", TEAM_STATS, pairs=True)
     title = "Partnerships" if player is None else f"Partnerships of {player}"
     return StatTable(title, "partnership", TEAM_STATS, rows)
 
@@ -493,7 +650,7 @@ class GameRecord:
 def games_won(ds: Dataset, by: str = "player", player: str | None = None) -> dict[str,
                                                                                    GameRecord]:
     """Games won per player (``by="player"``) or per partnership (``by="team"``)."""
-    g = ds.games
+    g = ds.lgames
     if by == "team":
         g = g.with_columns(
             pl.when(pl.col("player") <= pl.col("partner"))
@@ -510,7 +667,7 @@ def games_won(ds: Dataset, by: str = "player", player: str | None = None) -> dic
         pl.len().alias("played"),
     )
     return {str(r["group"]): GameRecord(r["won"], r["decided"], r["played"])
-            for r in agg.iter_rows(named=True)}
+            for r in collect(agg).iter_rows(named=True)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -535,7 +692,7 @@ def moves(ds: Dataset, player: str | None = None) -> dict[str, int]:
             pl.when(pl.col("player") == player).then(pl.lit(player)).otherwise(pl.lit(FIELD))
             .alias("player")
         )
-    counts = lf.group_by("player").agg(pl.len().alias("n")).collect()
+    counts = collect(lf.group_by("player").agg(pl.len().alias("n")))
     return {str(p): int(n) for p, n in counts.iter_rows()}
 
 
@@ -569,19 +726,22 @@ class Overview:
 def overview(ds: Dataset, player: str | None = None) -> Overview:
     """Counts of files, games, rounds (by status), players and violations
     (of ``player``'s games, rounds and violations when given)."""
-    r = ds.rounds if player is None else ds.rounds.filter(pl.col("player") == player)
-    g = ds.games if player is None else ds.games.filter(pl.col("player") == player)
+    r = ds.lrounds if player is None else ds.lrounds.filter(pl.col("player") == player)
+    g = ds.lgames if player is None else ds.lgames.filter(pl.col("player") == player)
     v = ds.violations if player is None else ds.violations.filter(pl.col("player") == player)
-    per_round = r.unique(["file", "game", "round"])
-    by_status = dict(per_round.group_by("status").agg(pl.len()).iter_rows())
-    games = g.unique(["file", "game"])
+    if player is None:  # one row per round and game: the first seat's
+        r, g = r.filter(pl.col("seat") == 0), g.filter(pl.col("seat") == 0)
+    by_status = dict(collect(r.group_by("status").agg(pl.len())).iter_rows())
+    games = collect(g.select(
+        pl.len().alias("n"), pl.col("ended").fill_null(False).sum().alias("ended")))
+    files = collect(r.select(pl.col("file").n_unique())).item()
     return Overview(
-        files=r.get_column("file").n_unique(),
-        games=games.height,
-        games_ended=int(games.get_column("ended").fill_null(False).sum()),
-        rounds=per_round.height,
+        files=int(files),
+        games=int(games.get_column("n")[0]),
+        games_ended=int(games.get_column("ended")[0]),
+        rounds=sum(int(n) for n in by_status.values()),
         rounds_by_status={str(k): int(n) for k, n in sorted(by_status.items())},
-        players=ds.rounds.get_column("player").n_unique(),
+        players=len(ds.players),
         violations=v.height,
     )
 
@@ -591,3 +751,267 @@ def player_violations(ds: Dataset, player: str, limit: int = 100) -> pl.DataFram
     ds.check_player(player)
     return (ds.violations.filter(pl.col("player") == player)
             .sort("file", "line", nulls_last=True).head(limit))
+
+
+# -- depth: what a strong player studies -------------------------------------------------
+
+TICHU_BINS = (0.0, 3.0, 6.0, 9.0)
+"""Edges of the strength bands of the 14 cards after the exchange (``hx_strength``):
+below 0, 0 to 3, 3 to 6, 6 to 9, 9 and more."""
+GRAND_BINS = (0.0, 2.0, 4.0, 6.0)
+"""Edges of the strength bands of the first 8 cards (``h8_strength``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A column of a :class:`Grid`: its label and what its cells are out of."""
+
+    label: str
+    sub: str
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A table of statistics that is not one row per :class:`StatDef`: each cell a
+    :class:`Stat`, a text, or None (nothing to show)."""
+
+    key: str
+    title: str
+    note: str
+    row_header: str
+    columns: tuple[Column, ...]
+    rows: list[tuple[str, list[Stat | str | None]]]
+
+
+def _band(column: str, edges: Sequence[float]) -> pl.Expr:
+    """The strength band label of ``column`` (``< 0``, ``0 to 3``, ..., ``9+``)."""
+    labels = band_labels(edges)
+    expr: pl.Expr = pl.lit(labels[-1])
+    for edge, label in zip(reversed(edges), reversed(labels[:-1]), strict=True):
+        expr = pl.when(pl.col(column) < edge).then(pl.lit(label)).otherwise(expr)
+    return expr
+
+
+def band_labels(edges: Sequence[float]) -> list[str]:
+    """The labels of the strength bands of ``edges``, weakest first."""
+    return ([f"< {edges[0]:g}"] + [f"{a:g} to {b:g}" for a, b in zip(edges, edges[1:],
+                                                                    strict=False)]
+            + [f"{edges[-1]:g}+"])
+
+
+_MARGIN = pl.col("team_score") - pl.col("opponent_score")
+
+
+def call_value(ds: Dataset, call: str, player: str | None = None) -> Grid:
+    """Point margin per scored round with a ``call`` (``tichu`` or ``grand_tichu``)
+    against rounds without one, by the strength of the hand (of ``player``, or of
+    everyone)."""
+    grand = call == "grand_tichu"
+    column, edges = ("h8_strength", GRAND_BINS) if grand else ("hx_strength", TICHU_BINS)
+    name = "Grand Tichu" if grand else "Tichu"
+    frame = ds.lscored if player is None else ds.lscored.filter(pl.col("player") == player)
+    # Not calling: no call at all (for Tichu), no Grand Tichu (a Tichu may follow) for GT.
+    other = pl.col("call").is_null() if not grand else (pl.col("call") != call).fill_null(True)
+    frame = frame.filter(pl.col(column).is_not_null()).with_columns(
+        _band(column, edges).alias("band"), _MARGIN.alias("margin"))
+    agg = frame.group_by("band").agg(
+        (pl.col("call") == call).fill_null(False).sum().alias("n_call"),
+        pl.col("margin").filter(pl.col("call") == call).sum().alias("m_call"),
+        other.sum().alias("n_none"),
+        pl.col("margin").filter(other).sum().alias("m_none"),
+    )
+    by = {str(r["band"]): r for r in collect(agg).iter_rows(named=True)}
+    rows: list[tuple[str, list[Stat | str | None]]] = []
+    for band in band_labels(edges):
+        r = by.get(band)
+        n_call, n_none = (int(r["n_call"]), int(r["n_none"])) if r else (0, 0)
+        with_call = Stat(float(r["m_call"] or 0) if r else 0, n_call, f"{name} calls",
+                         StatKind.MEAN)
+        without = Stat(float(r["m_none"] or 0) if r else 0, n_none, "rounds", StatKind.MEAN)
+        diff = (f"{with_call.value - without.value:+.1f}"
+                if with_call.value is not None and without.value is not None else None)
+        rows.append((band, [with_call, without, diff]))
+    who = "the field" if player is None else player
+    return Grid(
+        f"ev-{'grand' if grand else 'tichu'}",
+        f"Expected value of {name} calls ({who})",
+        f"Point margin per scored round (team round score minus the opponents') by the "
+        f"strength of the {'first 8 cards' if grand else '14 cards after the exchange'} "
+        f"({column}), when the player called {name} and when "
+        + ("the player made no call." if not grand else "the player called no Grand Tichu."),
+        f"{column}",
+        (Column(f"with a {name} call", "average margin over the calls"),
+         Column("without", "average margin over the rounds"),
+         Column("difference", "points per round")),
+        rows)
+
+
+def calibration_table(ds: Dataset, player: str | None = None) -> Grid:
+    """Per player: Tichu and Grand Tichu calls made, against the share an average hand of
+    the same strength goes out first (the field's first-out rate in the call's band)."""
+    s = ds.lscored.with_columns(_band("hx_strength", TICHU_BINS).alias("tband"),
+                               _band("h8_strength", GRAND_BINS).alias("gband"))
+    fo = pl.col("first_out").fill_null(False).cast(pl.Float64)
+    base_t = collect(s.group_by("tband").agg(fo.mean().alias("base_t"))).lazy()
+    base_g = collect(s.group_by("gband").agg(fo.mean().alias("base_g"))).lazy()
+    s = s.join(base_t, on="tband", how="left").join(base_g, on="gband", how="left")
+    s = focus(s, player)
+    agg = s.group_by("group").agg(
+        pl.len().alias("rounds"),
+        _is_tichu.sum().alias("t"), (_is_tichu & _success).sum().alias("tm"),
+        pl.col("base_t").filter(_is_tichu).sum().alias("te"),
+        _is_grand.sum().alias("g"), (_is_grand & _success).sum().alias("gm"),
+        pl.col("base_g").filter(_is_grand).sum().alias("ge"),
+    ).sort(["rounds", "group"], descending=[True, False])
+    rows: list[tuple[str, list[Stat | str | None]]] = []
+    for r in collect(agg).iter_rows(named=True):
+        t, g = int(r["t"]), int(r["g"])
+        rows.append((str(r["group"]), [
+            Stat(int(r["tm"]), t, "Tichu calls"),
+            Stat(round(float(r["te"] or 0), 1), t, "Tichu calls"),
+            Stat(int(r["gm"]), g, "Grand Tichu calls"),
+            Stat(round(float(r["ge"] or 0), 1), g, "Grand Tichu calls"),
+        ]))
+    if player is not None:
+        rows.sort(key=lambda row: row[0] != player)
+    return Grid(
+        "calibration", "Call calibration",
+        "Calls made against calls expected: the expected share is, for each call, the share "
+        "of all scored hands of the same strength band (hx_strength for Tichu, h8_strength "
+        "for Grand Tichu, whoever held them) that went out first, averaged over the calls. "
+        "Making more than expected means calling well; fewer, calling too eagerly.",
+        "player",
+        (Column("Tichu made", "% of Tichu calls"),
+         Column("Tichu expected", "% of Tichu calls"),
+         Column("Grand Tichu made", "% of Grand Tichu calls"),
+         Column("Grand Tichu expected", "% of Grand Tichu calls")),
+        rows)
+
+
+def rank_value(token: str) -> int:
+    """A card's rank for averages: Dog 0, Mahjong 1, 2 ... 10, J 11, Q 12, K 13, A 14,
+    Phoenix 15, Dragon 16."""
+    special = {"Dog": 0, "Mahjong": 1, "Phoenix": 15, "Dragon": 16}
+    if token in special:
+        return special[token]
+    rank = token[:-1]
+    return {"J": 11, "Q": 12, "K": 13, "A": 14}.get(rank) or int(rank)
+
+
+_RANK_VALUE = {f"{r}{s}": rank_value(f"{r}{s}") for r in ("2", "3", "4", "5", "6", "7", "8",
+                                                         "9", "10", "J", "Q", "K", "A")
+               for s in "jspr"} | {t: rank_value(t) for t in ("Dog", "Mahjong", "Phoenix",
+                                                               "Dragon")}
+
+EXCHANGE_WAYS = (("gave_to_left", "to the left opponent"),
+                 ("gave_to_partner", "to the partner"),
+                 ("gave_to_right", "to the right opponent"),
+                 ("got_from_partner", "from the partner"))
+
+
+def exchange_table(ds: Dataset, player: str | None = None) -> Grid:
+    """Per player, the cards given to each seat and received from the partner: their
+    average rank and the share of Aces or better (Ace, Phoenix, Dragon)."""
+    frame = focus(ds.lrounds, player)
+    order = collect(frame.group_by("group").agg(pl.len().alias("rounds")).sort(
+        ["rounds", "group"], descending=[True, False])).get_column("group").to_list()
+    # cards given per player, way and card: a small table, whatever the dataset's size
+    given: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for col, _ in EXCHANGE_WAYS:
+        counts = collect(frame.filter(pl.col(col).is_not_null()).group_by("group", col)
+                         .agg(pl.len().alias("n")))
+        for g, card, n in counts.iter_rows():
+            given.setdefault((str(g), col), []).append((str(card), int(n)))
+    rows: list[tuple[str, list[Stat | str | None]]] = []
+    for g in order:
+        cells: list[Stat | str | None] = []
+        for col, _ in EXCHANGE_WAYS:
+            cards = given.get((str(g), col), [])
+            n = sum(k for _, k in cards)
+            total = sum(_RANK_VALUE.get(c, 0) * k for c, k in cards)
+            high = sum(k for c, k in cards if _RANK_VALUE.get(c, 0) >= 14)
+            cells.append(Stat(total, n, "cards", StatKind.MEAN))
+            cells.append(Stat(high, n, "cards"))
+        rows.append((str(g), cells))
+    if player is not None:
+        rows.sort(key=lambda row: row[0] != player)
+    columns: list[Column] = []
+    for _, way in EXCHANGE_WAYS:
+        columns += [Column(f"rank {way}", "average over the cards (2 = 2, A = 14)"),
+                    Column(f"A or better {way}", "% of the cards")]
+    return Grid(
+        "exchange", "Exchange by recipient",
+        "The card each player passed to the left opponent, the partner and the right "
+        "opponent, and the card it received from its partner: the average rank (Dog 0, "
+        "Mahjong 1, 2 ... 10, J 11, Q 12, K 13, A 14, Phoenix 15, Dragon 16) and the share "
+        "of Aces or better (Ace, Phoenix, Dragon). Rounds whose exchange did not complete "
+        "are not counted.",
+        "player", tuple(columns), rows)
+
+
+def overplays(ds: Dataset) -> pl.LazyFrame:
+    """(file, game, round, seat, overplayed): how many times, in each round, the partner
+    of ``seat`` played over a combination of ``seat`` (an applied play on its top)."""
+    return (ds.plays.filter((pl.col("action") == "play") & pl.col("applied").fill_null(False)
+                            & pl.col("top_seat").is_not_null()
+                            & ((pl.col("seat").cast(pl.Int16) - pl.col("top_seat")) % 4 == 2))
+            .group_by("file", "game", "round", pl.col("top_seat").alias("seat"))
+            .agg(pl.len().alias("overplayed"))
+            .with_columns(pl.col("round").cast(pl.Int32), pl.col("seat").cast(pl.Int8)))
+
+
+def partner_support(ds: Dataset, player: str | None = None) -> Grid:
+    """How a player's Tichu calls fare by partner (with ``player``; per player without):
+    calls made, and how often the partner played over the caller's combination."""
+    s = ds.lscored.filter(_is_tichu)
+    if player is not None:
+        s = s.filter(pl.col("player") == player).with_columns(pl.col("partner").alias("group"))
+    else:
+        s = s.with_columns(pl.col("player").alias("group"))
+    keys = ["file", "game", "round", "seat"]
+    calls = collect(s.with_columns(pl.col("round").cast(pl.Int32), pl.col("seat").cast(pl.Int8)))
+    over = collect(overplays(ds).join(calls.lazy().select(keys), on=keys, how="semi"))
+    s = calls.join(over, on=keys, how="left").with_columns(
+        pl.col("overplayed").fill_null(0)).lazy()
+    agg = s.group_by("group").agg(
+        pl.len().alias("calls"), _success.sum().alias("made"),
+        (pl.col("overplayed") > 0).sum().alias("over_calls"),
+        pl.col("overplayed").sum().alias("over"),
+    ).sort(["calls", "group"], descending=[True, False])
+    rows: list[tuple[str, list[Stat | str | None]]] = []
+    for r in collect(agg).iter_rows(named=True):
+        n = int(r["calls"])
+        rows.append((str(r["group"]), [
+            Stat(int(r["made"]), n, "Tichu calls"),
+            Stat(int(r["over_calls"]), n, "Tichu calls"),
+            Stat(int(r["over"]), n, "Tichu calls", StatKind.MEAN),
+        ]))
+    return Grid(
+        "support", "Partner support" + ("" if player is None else f" of {player}'s Tichu"),
+        "Tichu calls in scored rounds" + (", by the partner the caller had" if player else "")
+        + ": how many were made, in how many the partner played over a combination of the "
+        "caller at least once (taking the trick from the caller unless someone beat it "
+        "again), and how many times it did so per call.",
+        "partner" if player else "player",
+        (Column("Tichu made", "% of Tichu calls"),
+         Column("partner played over", "% of Tichu calls"),
+         Column("plays over the caller", "per Tichu call")),
+        rows)
+
+
+_WITH_DEFS = tuple(d for d in PLAYER_STATS if d.key in ("rounds", "first_out", "margin"))
+
+
+def with_and_against(ds: Dataset, player: str) -> tuple[StatTable, StatTable]:
+    """The player's rounds, first-out rate and point margin per partner and per opponent."""
+    ds.check_player(player)
+    mine = ds.lrounds.filter(pl.col("player") == player)
+    by_partner = mine.with_columns(pl.col("partner").alias("group"))
+    opp = ds.lrounds.select("file", "game", "round", pl.col("team").alias("opp_team"),
+                           pl.col("player").alias("group"))
+    by_opp = mine.join(opp, on=["file", "game", "round"]).filter(
+        pl.col("team") != pl.col("opp_team"))
+    return (StatTable(f"{player} by partner", "partner", _WITH_DEFS,
+                      _aggregate(by_partner, "group", _WITH_DEFS)),
+            StatTable(f"{player} by opponent", "opponent", _WITH_DEFS,
+                      _aggregate(by_opp, "group", _WITH_DEFS)))

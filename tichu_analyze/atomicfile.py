@@ -1,0 +1,158 @@
+"""Writing an output file atomically: all of it, or nothing and the old file intact.
+
+Every command that writes a file (``check -o``, ``report -o``, ``replay -o``,
+``plot -o``, ``convert``, ``simulate``) writes through :func:`atomic_writer`:
+
+* the text goes to a hidden temporary file beside the output
+  (``.NAME.PID.XXXXXXXX.tmp``), which is renamed over the output only when complete,
+  so a reader never sees half a file and a full disk or a crash leaves the old file
+  as it was;
+* any error of the output (no space left, no permission, a directory in the way)
+  is an :class:`OutputError` naming the path the user gave, never the temporary
+  file, and is not an ``OSError``: it cannot be mistaken for a problem of an input;
+* temporary files left by killed runs (their process no longer exists) are removed
+  the next time the same output is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+
+class OutputError(Exception):
+    """An output that cannot be written; the message names the output."""
+
+
+def _reason(e: OSError) -> str:
+    return e.strerror or str(e)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, but is not ours
+        return True
+    return True
+
+
+def remove_stale(path: Path, pattern: str) -> int:
+    """Remove the leftovers of killed runs beside ``path``: entries of its folder whose name
+    matches ``pattern`` (a regular expression with a group ``pid``) and whose process is
+    gone. Returns how many were removed; errors are ignored (best effort)."""
+    import shutil
+
+    found = 0
+    try:
+        entries = list(os.scandir(path.parent or Path(".")))
+    except OSError:
+        return 0
+    rx = re.compile(pattern)
+    for entry in entries:
+        m = rx.fullmatch(entry.name)
+        if m is None or _alive(int(m.group("pid"))):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path)
+            else:
+                os.unlink(entry.path)
+            found += 1
+        except OSError:
+            pass
+    return found
+
+
+def temp_pattern(path: Path) -> str:
+    """The names :func:`atomic_writer` gives its temporary files for ``path`` (this and
+    the earlier ``.NAME.PID.tmp``)."""
+    return re.escape(f".{path.name}.") + r"(?P<pid>\d+)(\.[0-9a-f]{8})?\.tmp"
+
+
+class OutputClosed(OutputError):
+    """The reader of the output went away (a closed pipe, as in ``... | head``)."""
+
+
+def _failed(e: OSError, shown: str) -> OutputError:
+    if isinstance(e, BrokenPipeError):
+        return OutputClosed(f"{shown}: closed by its reader")
+    return OutputError(f"{shown}: cannot write: {_reason(e)}")
+
+
+class Guarded:
+    """A file whose write errors are :class:`OutputError` naming the output (so that
+    they are never taken for the error of an input being read at the same time)."""
+
+    def __init__(self, f: IO[Any], shown: str) -> None:
+        self._f = f
+        self._shown = shown
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._f.write(data)
+        except OSError as e:
+            raise _failed(e, self._shown) from None
+
+    def flush(self) -> None:
+        try:
+            self._f.flush()
+        except OSError as e:
+            raise _failed(e, self._shown) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._f, name)
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iterator[Any]:
+    """A file to write ``path`` through: renamed over ``path`` when the block ends
+    normally, removed on any exception (``path`` is then left as it was).
+
+    Raises :class:`OutputError` (naming ``path``) when the output cannot be written.
+    """
+    path = Path(path)
+    shown = str(path)
+    if path.is_dir():
+        raise OutputError(f"{shown}: is a directory (give a file name to write)")
+    remove_stale(path, temp_pattern(path))
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        f = open(tmp, "wb") if binary else open(tmp, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as e:
+        raise OutputError(f"{shown}: cannot write: {_reason(e)}") from None
+    try:
+        try:
+            yield Guarded(f, shown)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                f.close()
+            raise
+        try:  # complete: to the disk, then in place of the old file
+            f.flush()
+            os.fsync(f.fileno())
+            f.close()
+            os.replace(tmp, path)
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                f.close()
+            raise OutputError(f"{shown}: cannot write: {_reason(e)}") from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` atomically; :class:`OutputError` when it
+    cannot be written."""
+    with atomic_writer(path, binary=isinstance(data, bytes)) as f:
+        f.write(data)

@@ -1,0 +1,100 @@
+"""``tichu-analyze games``: what a log holds, one line per game.
+
+Built on the public replay API (:func:`logfile.replay_file` with a visitor that is
+told of every game's end) through :func:`summarize`, the one place that reads a
+game's state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic
+from .logfile import replay_file
+from .output import printable
+from .state import GameState
+from .visitor import Visitor
+
+SEVERITIES = ("fatal", "error", "warning")
+
+
+@dataclass(slots=True)
+class GameSummary:
+    """One game of a log, as ``games`` lists it."""
+
+    file: str
+    game: str
+    players: list[str]
+    rounds: int
+    complete: bool
+    """A ``game_end`` was recorded."""
+    score: list[int] | None
+    """The replayed final score per team (the recorded one where the replay could not
+    score every round); None when neither is known."""
+    line: int
+    diagnostics: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEVERITIES, 0))
+
+    def as_dict(self) -> dict[str, object]:
+        return {"file": self.file, "game": self.game, "players": self.players,
+                "rounds": self.rounds, "complete": self.complete, "score": self.score,
+                "line": self.line, "diagnostics": self.diagnostics}
+
+
+def summarize(game: GameState, file: str) -> GameSummary:
+    """The listing of one game, from its final state."""
+    score = game.totals if game.totals is not None else game.recorded_score
+    return GameSummary(file, game.id, list(game.players), game.rounds, game.ended,
+                       list(score) if score is not None else None, game.line)
+
+
+class _Games(Visitor):
+    """Summarizes every game as it ends and counts the diagnostics by game."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.found: list[GameSummary] = []
+        self.by_game: Counter[tuple[str | None, str]] = Counter()
+
+    def end_game(self, game: GameState) -> None:
+        self.found.append(summarize(game, self.file))
+
+    def visit_diagnostic(self, diag: Diagnostic) -> None:
+        self.by_game[diag.game, str(diag.severity)] += 1
+
+
+def list_games(path: Path, variants: frozenset[str] = frozenset()) -> list[GameSummary]:
+    """Every game of one log file, in the order they end (raises ``LogError``)."""
+    visitor = _Games(str(path))
+    replay_file(path, visitor, variants=variants)
+    found, by_game = visitor.found, visitor.by_game
+    for g in found:
+        for sev in SEVERITIES:
+            g.diagnostics[sev] = by_game[g.game, sev]
+    found.sort(key=lambda g: g.line)
+    return found
+
+
+_SEVERITY_COLOUR = {"fatal": "\x1b[1;35m", "error": "\x1b[1;31m", "warning": "\x1b[1;33m"}
+_RESET = "\x1b[0m"
+_BOLD = "\x1b[1m"
+
+
+def as_text(g: GameSummary, colour: bool = False) -> str:
+    """``file: game G: A, B, C, D; 8 rounds; complete; 1020-480; 1 error``.
+
+    Names from the log are shown with control characters escaped; ``colour`` adds
+    ANSI colours for a terminal."""
+    def paint(text: str, code: str) -> str:
+        return f"{code}{text}{_RESET}" if colour else text
+
+    score = "-".join(map(str, g.score)) if g.score is not None else "score unknown"
+    state = paint("complete", "\x1b[32m") if g.complete else paint("incomplete", "\x1b[33m")
+    found = [paint(f"{n} {sev}{'s' * (n != 1)}", _SEVERITY_COLOUR[sev])
+             for sev in SEVERITIES if (n := g.diagnostics[sev])]
+    rounds = f"{g.rounds} round{'s' * (g.rounds != 1)}"
+    players = printable(", ".join(g.players))
+    file = paint(printable(g.file) + ":", _BOLD)
+    return (f"{file} game {printable(g.game)}: {players}; "
+            f"{rounds}; {state}; {score}; {', '.join(found) or 'no diagnostics'}")

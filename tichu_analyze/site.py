@@ -1,0 +1,457 @@
+"""The report as a small static site: ``tichu-analyze report DATASET -o DIR/``.
+
+::
+
+    DIR/index.html              contents, the tables, the depth tables, the games, the plots
+    DIR/players/pNNNN.html      one page per player: the player against the field, partners
+                                and opponents, failed calls, double victories, bombs and
+                                violations, each linked to its round
+    DIR/games/gNNNN.html        one page per game: score progression, calls made and failed,
+                                bombs, Dragon gifts and violations, round by round
+    DIR/rounds/gNNNN-rN.html    the ``replay`` page of a round (``audit.render_html``),
+                                rendered from the log file the dataset records
+
+File names are numbers, never names from a log. Every page is self-contained (inline CSS,
+SVG plots as ``data:`` images, one hashed inline script that sorts tables, a CSP that
+forbids everything else); every text from a log is escaped where it is put into markup.
+A link to a round points at the event (``#line-N``) when the replay page has it, else at
+the trick or the round. When the log a round comes from cannot be found or read, the
+game page says so instead of linking.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from .atomicfile import write_atomic
+from .datasets import DatasetError
+from .plots import PlotKind, plot, render
+from .report import (
+    Link,
+    esc,
+    header_html,
+    page,
+    report_sections,
+    svg_figure,
+    toc_html,
+    violation_list_html,
+)
+from .stats import Dataset, Filters
+
+MAX_GAMES = 300
+"""Games that get a page (and their rounds a replay page), in dataset order."""
+MAX_PLAYERS = 300
+"""Players that get a page, those with the most rounds first."""
+MAX_VIOLATIONS = 2000
+"""Violations listed one by one on the index (each game page lists all of its own)."""
+
+
+def _index_link(link: Callable[[dict[str, object]], str | None]
+                ) -> Callable[[dict[str, object]], str | None]:
+    """``link`` (made for pages one folder down) for the index page."""
+    def at_index(row: dict[str, object]) -> str | None:
+        href = link(row)
+        return None if href is None else href.removeprefix("../")
+    return at_index
+
+RoundKey = tuple[str, str, int]  # file, game, round
+
+_CSS = """
+nav.crumbs { margin-bottom: 1em; }
+td.calls span { white-space: nowrap; margin-right: .6em; }
+.ok { color: #00795a; } .bad { color: #c0392b; }
+.gone { color: #8a5a00; background: #fff6e0; padding: .4em .7em; }
+"""
+
+
+@dataclass
+class _RoundPage:
+    name: str
+    ids: set[str]
+
+
+@dataclass
+class Site:
+    """What the site has written so far: its pages and what each round page holds."""
+
+    ds: Dataset
+    out: Path
+    rounds: dict[RoundKey, _RoundPage] = field(default_factory=dict)
+    missing: dict[tuple[str, str], str] = field(default_factory=dict)
+    games: dict[tuple[str, str], str] = field(default_factory=dict)
+    players: dict[str, str] = field(default_factory=dict)
+
+    # -- links ---------------------------------------------------------------------------
+
+    def round_href(self, key: RoundKey, line: int | None = None, trick: int | None = None,
+                   part: str | None = None) -> str | None:
+        """The address (from a page one folder down) of a round's replay page at the event
+        on ``line``, else at ``trick``, ``part`` (``result``) or the round's top."""
+        rp = self.rounds.get(key)
+        if rp is None:
+            return None
+        rnd = key[2]
+        for anchor in (f"line-{line}" if line is not None else None,
+                       f"r{rnd}-t{trick}" if trick is not None else None,
+                       f"r{rnd}-{part}" if part is not None else None, f"r{rnd}-top"):
+            if anchor is not None and anchor in rp.ids:
+                return f"../rounds/{rp.name}#{anchor}"
+        return f"../rounds/{rp.name}"
+
+    def violation_href(self, row: dict[str, object]) -> str | None:
+        """A violation's event on its round's replay page."""
+        rnd, game = row.get("round"), row.get("game")
+        if not isinstance(rnd, int) or not isinstance(game, str):
+            return None
+        line, trick = row.get("line"), row.get("trick")
+        return self.round_href((str(row["file"]), game, rnd),
+                               line if isinstance(line, int) else None,
+                               trick if isinstance(trick, int) else None)
+
+    def player_link(self, prefix: str) -> Link:
+        """Player name to its page, from a page at ``prefix`` (``""`` or ``"../"``)."""
+        def link(name: str) -> str | None:
+            found = self.players.get(name)
+            return None if found is None else f"{prefix}players/{found}"
+        return link
+
+    def game_href(self, file: str, game: str, prefix: str = "../") -> str | None:
+        found = self.games.get((file, game))
+        return None if found is None else f"{prefix}games/{found}"
+
+
+def _a(href: str | None, text: str) -> str:
+    """``text`` (already escaped) as a link when there is an address."""
+    return text if href is None else f'<a href="{esc(href)}">{text}</a>'
+
+
+def _resolve(ds: Dataset, file: str) -> Path | None:
+    """The log file as the dataset records it: as given to ``ingest`` (relative to where it
+    ran), tried from here and from the dataset's folder."""
+    p = Path(file)
+    for candidate in (p, ds.path.parent / p, ds.path / p):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+_ID = re.compile(r'\bid="([^"]+)"')
+
+
+def _replay_pages(site: Site, games: list[tuple[str, str]], names: dict[tuple[str, str], str],
+                  progress: Callable[[str], None]) -> None:
+    """Render the replay page of every round of ``games``, one log file at a time."""
+    from .audit import AuditError, build, load, render_html
+    from .logfile import LogError
+
+    by_file: dict[str, list[str]] = {}
+    for file, game in games:
+        by_file.setdefault(file, []).append(game)
+    rounds = site.ds.rounds.select("file", "game", "round").unique()
+    for file, file_games in by_file.items():
+        path = _resolve(site.ds, file)
+        if path is None:
+            for g in file_games:
+                site.missing[(file, g)] = (f"the log file {file} is not there any more, so "
+                                           "its rounds have no replay page")
+            continue
+        progress(f"replaying {file}")
+        try:
+            trace = load(path)
+        except (LogError, OSError) as e:
+            for g in file_games:
+                site.missing[(file, g)] = f"the log file {file} cannot be read: {e}"
+            continue
+        for g in file_games:
+            numbers = sorted(rounds.filter((pl.col("file") == file) & (pl.col("game") == g))
+                             .get_column("round").to_list())
+            for n in numbers:
+                try:
+                    view = build(trace, g, int(n))
+                except AuditError as e:
+                    site.missing[(file, g)] = (f"the log file {file} no longer holds this "
+                                               f"round ({e})")
+                    continue
+                html = render_html(view)
+                back = (f'<p><a href="../games/{names[(file, g)]}">&larr; the game</a> · '
+                        '<a href="../index.html">the report</a></p>')
+                html = html.replace("<main>", f"<main>{back}", 1)
+                name = f"{names[(file, g)].removesuffix('.html')}-r{n}.html"
+                write_atomic(site.out / "rounds" / name, html)
+                site.rounds[(file, g, int(n))] = _RoundPage(name, set(_ID.findall(html)))
+
+
+def _first_out(ds: Dataset) -> dict[RoundKey, tuple[int | None, int | None, int | None]]:
+    """Per round: the line, trick and seat of the play with which the first seat went out
+    (where a Tichu of another seat failed)."""
+    df = (ds.plays.filter(pl.col("went_out").fill_null(False))
+          .group_by("file", "game", "round")
+          .agg(pl.col("line").min(), pl.col("trick").sort_by("line").first(),
+               pl.col("seat").sort_by("line").first())
+          .collect())
+    return {(f, g, int(r)): (line, trick, seat)
+            for f, g, r, line, trick, seat in df.iter_rows() if r is not None}
+
+
+def _bombs(ds: Dataset) -> pl.DataFrame:
+    return (ds.plays.filter(pl.col("bomb").fill_null(False) & pl.col("applied").fill_null(False))
+            .select("file", "game", "round", "trick", "line", "seat", "player", "cards")
+            .sort("file", "line").collect())
+
+
+def _cards(tokens: list[str] | None) -> str:
+    return " ".join(tokens or [])
+
+
+def _call_label(call: str) -> str:
+    return "Grand Tichu" if call == "grand_tichu" else "Tichu"
+
+
+# -- pages --------------------------------------------------------------------------------
+
+
+def _game_page(site: Site, file: str, game: str, name: str, first_out: dict[RoundKey, tuple[
+        int | None, int | None, int | None]], bombs: pl.DataFrame) -> str:
+    ds = site.ds
+    r = ds.rounds.filter((pl.col("file") == file) & (pl.col("game") == game)).sort("round",
+                                                                                   "seat")
+    g = ds.games.filter((pl.col("file") == file) & (pl.col("game") == game))
+    seats = {int(s): str(p) for s, p in r.select("seat", "player").unique().iter_rows()}
+    link = site.player_link("../")
+    who = " · ".join(f"seat {s}: {_a(link(seats[s]), esc(seats[s]))} (team {s % 2})"
+                     for s in sorted(seats))
+    title = f"Game {game}"
+    body = ['<nav class="crumbs"><a href="../index.html">&larr; the report</a></nav>',
+            f"<h1>{esc(title)}</h1>",
+            f'<p class="meta">Log file <code>{esc(file)}</code>. Players: {who}.</p>']
+    if g.height:
+        t0 = g.filter(pl.col("team") == 0).row(0, named=True) if g.filter(
+            pl.col("team") == 0).height else None
+        won = g.filter(pl.col("won").fill_null(False))
+        if t0 is not None:
+            result = (f"Final score: team 0 {t0['team_score']}, team 1 {t0['opponent_score']} "
+                      f"(target {t0['target']}); ")
+            result += (f"won by team {won.get_column('team')[0]}." if won.height
+                       else "played to the end without a winner." if t0["ended"]
+                       else "the log ends before the game does.")
+            body.append(f"<p>{esc(result)}</p>")
+    missing = site.missing.get((file, game))
+    if missing:
+        body.append(f'<p class="gone">{esc(missing)}.</p>')
+    try:
+        fig = plot(ds, PlotKind.SCORE, game=f"{file}:{game}")
+        body.append(svg_figure("plot-score", render(fig, "svg"), fig.get_suptitle(),
+                               "Score progression: running totals, each round's score and "
+                               "the calls."))
+    except DatasetError:
+        pass
+    game_bombs = bombs.filter((pl.col("file") == file) & (pl.col("game") == game))
+    rows = []
+    totals = [0, 0]
+    for n in sorted(set(r.get_column("round").to_list())):
+        rr = r.filter(pl.col("round") == n)
+        key = (file, game, int(n))
+        status = str(rr.get_column("status")[0])
+        score = {int(t): s for t, s in rr.select("team", "team_score").unique().iter_rows()}
+        cells = [_a(site.round_href(key), f"round {n}"), esc(status)]
+        for t in (0, 1):
+            v = score.get(t) if status == "scored" else None
+            totals[t] += v or 0
+            cells.append("" if v is None else f"{v} <small>({totals[t]})</small>")
+        calls = []
+        for rec in rr.filter(pl.col("call").is_not_null()).iter_rows(named=True):
+            label = f"{_call_label(rec['call'])} {esc(rec['player'])}"
+            if rec["call_success"] is True:
+                calls.append(f'<span class="ok">&#10003; {label}</span>')
+            elif rec["call_success"] is False:
+                line, trick, _ = first_out.get(key, (None, None, None))
+                href = site.round_href(key, line, trick)
+                calls.append(f'<span class="bad">{_a(href, f"&#10007; {label}")}</span>')
+            else:
+                calls.append(f"<span>? {label}</span>")
+        dv = rr.filter(pl.col("double_victory_for").fill_null(False))
+        if dv.height:
+            calls.append(_a(site.round_href(key, part="result"),
+                            f"double victory, team {dv.get_column('team')[0]}"))
+        cells.append(" ".join(calls))
+        cells.append(" ".join(
+            _a(site.round_href(key, b["line"], b["trick"]),
+               f"{esc(b['player'])}: {esc(_cards(b['cards']))}")
+            for b in game_bombs.filter(pl.col("round") == n).iter_rows(named=True)))
+        gifts = [f"{esc(p)} gave {int(k)}" for p, k in rr.select(
+            "player", "dragon_gifts_given").iter_rows() if k]
+        gifts += [f"{esc(p)} got {int(k)}" for p, k in rr.select(
+            "player", "dragon_gifts_received").iter_rows() if k]
+        cells.append(_a(site.round_href(key), "; ".join(gifts)) if gifts else "")
+        v = ds.violations.filter((pl.col("file") == file) & (pl.col("game") == game)
+                                 & (pl.col("round") == n))
+        cells.append(" ".join(_a(site.violation_href(x), esc(x["code"]))
+                              for x in v.iter_rows(named=True)))
+        rows.append('<tr><td class="calls">' + "</td><td class=\"calls\">".join(cells)
+                    + "</td></tr>")
+    head = "".join(f"<th>{h}</th>" for h in (
+        "round", "status", "team 0<small>round (total)</small>",
+        "team 1<small>round (total)</small>", "calls<small>&#10003; made, &#10007; failed "
+        "(links to the trick it failed in)</small>", "bombs", "Dragon gifts", "violations"))
+    body += ['<h2 id="rounds">Rounds</h2>',
+             f'<div class="scroll"><table id="game-rounds"><thead><tr>{head}</tr></thead>'
+             "<tbody>" + "\n".join(rows) + "</tbody></table></div>"]
+    v = ds.violations.filter((pl.col("file") == file) & (pl.col("game") == game)).sort(
+        "line", nulls_last=True)
+    body += ['<h2 id="violations">Violations</h2>',
+             violation_list_html(v, v.height, " in this game", site.violation_href,
+                                 "game-violations")]
+    return page(f"{title} - Tichu report", body, _CSS)
+
+
+def _event_list(site: Site, rows: Iterator[tuple[RoundKey, int | None, int | None, str | None,
+                                                  str]], ident: str, empty: str) -> str:
+    items = []
+    for key, line, trick, part, text in rows:
+        game_href = site.game_href(key[0], key[1])
+        href = site.round_href(key, line, trick, part)
+        place = f"{_a(game_href, esc(key[1]))} round {key[2]}"
+        items.append(f"<li>{place}: {_a(href, text)}</li>")
+    if not items:
+        return f"<p>{esc(empty)}</p>"
+    return f'<ul id="{ident}">' + "".join(items) + "</ul>"
+
+
+def _player_page(site: Site, player: str, first_out: dict[RoundKey, tuple[
+        int | None, int | None, int | None]], bombs: pl.DataFrame) -> str:
+    ds = site.ds
+    title = f"Tichu report: {player}"
+    sections = report_sections(ds, player, plots=True, link=site.player_link("../"),
+                               violation_link=site.violation_href,
+                               plot_kinds=(PlotKind.TREND, PlotKind.CALIBRATION))
+    mine = ds.scored.filter(pl.col("player") == player).sort("file", "game", "round")
+    failed = mine.filter(pl.col("call").is_not_null() & ~pl.col("call_success").fill_null(True))
+
+    def failed_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
+        for rec in failed.iter_rows(named=True):
+            key = (rec["file"], rec["game"], int(rec["round"]))
+            line, trick, _ = first_out.get(key, (None, None, None))
+            yield (key, line, trick, None,
+                   f"{_call_label(rec['call'])} failed (hand strength "
+                   f"{rec['hx_strength']}; finished {rec['finish_position']})"
+                   + ("" if trick is None else f", someone else out first in trick {trick}"))
+
+    def double_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
+        dv = mine.filter(pl.col("double_victory_for").fill_null(False)
+                         | pl.col("double_victory_against").fill_null(False))
+        for rec in dv.iter_rows(named=True):
+            won = "won" if rec["double_victory_for"] else "lost"
+            yield ((rec["file"], rec["game"], int(rec["round"])), None, None, "result",
+                   f"double victory {won}")
+
+    def bomb_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
+        for b in bombs.filter(pl.col("player") == player).iter_rows(named=True):
+            yield ((b["file"], b["game"], int(b["round"])), b["line"], b["trick"], None,
+                   f"bomb {esc(_cards(b['cards']))} in trick {b['trick']}")
+
+    sections[-1:-1] = [
+        ("failed-calls", "Failed calls", _event_list(site, failed_rows(), "failed-call-list",
+                                                    "No failed calls.")),
+        ("double-victories", "Double victories",
+         _event_list(site, double_rows(), "double-victory-list", "No double victories.")),
+        ("bombs-played", "Bombs played",
+         _event_list(site, bomb_rows(), "bomb-list", "No bombs played.")),
+    ]
+    body = ['<nav class="crumbs"><a href="../index.html">&larr; the report</a></nav>',
+            *header_html(ds, title, player), toc_html([(a, t) for a, t, _ in sections])]
+    for anchor, heading, markup in sections:
+        body += [f'<h2 id="{esc(anchor)}">{esc(heading)}</h2>', markup]
+    return page(title, body, _CSS)
+
+
+def _games_list(site: Site, keys: list[tuple[str, str]]) -> str:
+    ds = site.ds
+    t0 = ds.games.filter(pl.col("team") == 0).unique(["file", "game"])
+    by = {(r["file"], r["game"]): r for r in t0.iter_rows(named=True)}
+    counts = ds.rounds.group_by("file", "game").agg(pl.col("round").n_unique().alias("n"))
+    n_rounds = {(f, g): n for f, g, n in counts.iter_rows()}
+    vcount = {(f, g): n for f, g, n in ds.violations.group_by("file", "game").agg(pl.len())
+              .iter_rows()}
+    rows = []
+    for key in keys:
+        rec = by.get(key)
+        href = site.game_href(*key, prefix="")
+        score = "" if rec is None else f"{rec['team_score']} : {rec['opponent_score']}"
+        rows.append(f"<tr><td>{_a(href, esc(key[1]))}</td><td><code>{esc(key[0])}</code></td>"
+                    f'<td class="num">{n_rounds.get(key, 0)}</td><td class="num">{esc(score)}'
+                    f'</td><td class="num">{vcount.get(key, 0)}</td></tr>')
+    head = ("<th>game</th><th>file</th><th>rounds</th><th>score<small>team 0 : team 1</small>"
+            "</th><th>violations</th>")
+    return ('<div class="scroll"><table class="sort" id="games-list"><thead><tr>' + head
+            + "</tr></thead><tbody>" + "\n".join(rows) + "</tbody></table></div>")
+
+
+def write_site(ds: Dataset, out: str | Path, player: str | None = None,
+               filters: Filters | None = None, max_games: int = MAX_GAMES,
+               max_players: int = MAX_PLAYERS,
+               progress: Callable[[str], None] = lambda _: None) -> Path:
+    """Write the report site into the directory ``out`` and return its index page.
+
+    ``out`` is created; an existing directory must be empty or hold an earlier report
+    (an ``index.html``), whose pages are replaced. :class:`DatasetError` for an unknown
+    player; OSError when the files cannot be written.
+    """
+    root = Path(out)
+    ds.check_player(player)
+    if root.exists() and (not root.is_dir() or (any(root.iterdir())
+                                                and not (root / "index.html").is_file())):
+        raise DatasetError(f"{root}: exists and is not an empty directory nor an earlier "
+                           "report site (no index.html); choose a new directory")
+    for sub in ("players", "games", "rounds"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+        for old in (root / sub).glob("[pgr]*.html"):  # pages of an earlier report
+            old.unlink()
+    site = Site(ds, root)
+    keys = ds.game_keys()
+    if player is not None:
+        of_player = set(ds.rounds.filter(pl.col("player") == player)
+                        .select("file", "game").iter_rows())
+        keys = [k for k in keys if k in of_player]
+    paged = keys[:max_games]
+    site.games = {k: f"g{i:04d}.html" for i, k in enumerate(paged, 1)}
+    counts = ds.rounds.group_by("player").agg(pl.len().alias("n")).sort(
+        ["n", "player"], descending=[True, False])
+    names = [str(p) for p in counts.get_column("player").to_list() if p is not None]
+    site.players = {p: f"p{i:04d}.html" for i, p in enumerate(names[:max_players], 1)}
+    _replay_pages(site, paged, site.games, progress)
+    first_out = _first_out(ds)
+    bombs = _bombs(ds)
+    progress("writing the game pages")
+    for (file, game), name in site.games.items():
+        write_atomic(root / "games" / name, _game_page(site, file, game, name, first_out,
+                                                      bombs))
+    progress("writing the player pages")
+    for p, name in site.players.items():
+        write_atomic(root / "players" / name, _player_page(site, p, first_out, bombs))
+    progress("writing the index")
+    title = "Tichu report" + ("" if player is None else f": {player}")
+    sections = report_sections(ds, player, plots=True, link=site.player_link(""))
+    note = "" if len(keys) <= max_games else (
+        f"<p>The first {max_games} of {len(keys)} games have a page.</p>")
+    sections.insert(-2, ("games", "Games", note + _games_list(site, keys[:max_games * 4])))
+    every = ds.violations if player is None else ds.violations.filter(
+        pl.col("player") == player)
+    every = every.sort("file", "line", nulls_last=True)
+    sections.insert(-2, ("violation-list", "Violations, one by one", violation_list_html(
+        every.head(MAX_VIOLATIONS), every.height, "" if player is None else f" by {player}",
+        _index_link(site.violation_href), "all-violations")))
+    body = [*header_html(ds, title, player, filters),
+            toc_html([(a, t) for a, t, _ in sections])]
+    if len(names) > max_players:
+        body.append(f"<p>The {max_players} of {len(names)} players with the most rounds have "
+                    "a page.</p>")
+    for anchor, heading, markup in sections:
+        body += [f'<h2 id="{esc(anchor)}">{esc(heading)}</h2>', markup]
+    index = root / "index.html"
+    write_atomic(index, page(title, body, _CSS))
+    return index
