@@ -459,11 +459,12 @@ def hand_features(hand: int) -> Row:
 
 
 def play_row(game: GameState, rnd: RoundState, step: Step,
-             previous_ts: float | None) -> Row | None:
+             previous_ts: float | None, file: str | None = None) -> Row | None:
     """The row of a ``play`` or ``pass`` step (None for other events), from the acting
     seat's side; ``wins_trick`` is False (:class:`DatasetVisitor` sets it when the
     trick is taken).
-    ``previous_ts``: the ts of the game's previous event in the round."""
+    ``previous_ts``: the ts of the game's previous event in the round; ``file``: the
+    file column's value (default: the game's file, made valid UTF-8)."""
     ev = step.event
     kind = type(ev)
     if kind is not Play and kind is not Pass:
@@ -486,7 +487,7 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
     top_seat = step.top_seat
     ts = ev.ts
     return {
-        "file": _text(game.file),
+        "file": _text(game.file) if file is None else file,
         "game": game.id,
         "round": rnd.number,
         "trick": step.trick,
@@ -531,10 +532,11 @@ def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
     """Four rows, one per seat: the round from that seat's side."""
     players = rnd.players
     result = rnd.result
-    scored = rnd.status == STATUS_SCORED and result is not None
+    status = rnd.status
+    scored = status == STATUS_SCORED and result is not None
     order = result.finish_order if scored and result is not None else None
     position = {s: i + 1 for i, s in enumerate(order)} if order else {}
-    dv = rnd.double_victory
+    dv = result is not None and result.double_victory
     winners = order[0] & 1 if order else None
     score = rnd.score if scored else None
     recorded = rnd.recorded_score
@@ -560,7 +562,7 @@ def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
             "game": game.id,
             "round": _fit(rnd.number, 32),
             "line": _fit(rnd.line, 32),
-            "status": rnd.status,
+            "status": status,
             "seat": seat,
             "team": team,
             "partner": players[(seat + 2) & 3],
@@ -1292,9 +1294,10 @@ def ingest(
 class _OpenRound:
     """What :class:`DatasetVisitor` holds of a round until it is closed."""
 
-    __slots__ = ("plays", "previous_ts", "winning")
+    __slots__ = ("file", "plays", "previous_ts", "winning")
 
-    def __init__(self) -> None:
+    def __init__(self, file: str) -> None:
+        self.file = file  # the file column's value
         self.plays: list[tuple[Row, Combo | None]] = []
         self.previous_ts: float | None = None
         self.winning: set[int] = set()  # ids of the combinations that took a trick
@@ -1315,7 +1318,7 @@ class DatasetVisitor(Visitor):
         self._seated: dict[str, dict[tuple[int, str], tuple[int, str]]] = {}
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
-        self._rounds[game.id] = _OpenRound()
+        self._rounds[game.id] = _OpenRound(_text(game.file))
         seated = self._seated.setdefault(game.id, {})
         for seat, name in enumerate(rnd.players):
             rounds, partner = seated.get((seat, name), (0, rnd.players[(seat + 2) & 3]))
@@ -1327,7 +1330,7 @@ class DatasetVisitor(Visitor):
             return
         ev = step.event
         if type(ev) is Play or type(ev) is Pass:
-            row = play_row(game, rnd, step, open_round.previous_ts)
+            row = play_row(game, rnd, step, open_round.previous_ts, open_round.file)
             if row is not None:
                 open_round.plays.append((row, step.combo))
         open_round.previous_ts = ev.ts
