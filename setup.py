@@ -14,6 +14,7 @@ COMPILED = [
     "tichu_analyze/cards.py",
     "tichu_analyze/combos.py",
     "tichu_analyze/diagnostics.py",
+    "tichu_analyze/state.py",
     "tichu_analyze/replay.py",
     "tichu_analyze/logfile.py",
 ]

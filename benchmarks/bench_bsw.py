@@ -66,14 +66,16 @@ def corpus(games: int, seed: int = 2027) -> tuple[Path, Path]:
 
 def check_all(paths: list[Path]) -> dict[str, float]:
     """Check ``paths`` one by one as `check` does; games, events, errors, CPU seconds."""
+    from tichu_analyze.diagnostics import Diagnostic
     from tichu_analyze.logfile import replay_file
+    from tichu_analyze.visitor import DiagnosticVisitor
 
     errors = games = events = 0
     t = time.process_time()
     for p in paths:
-        found: list[object] = []
-        stats = replay_file(p, found.append)
-        errors += sum(getattr(d, "severity", "") != "warning" for d in found)
+        found: list[Diagnostic] = []
+        stats = replay_file(p, DiagnosticVisitor(found.append))
+        errors += sum(d.severity != "warning" for d in found)
         games += stats.games
         events += stats.events
     return {"games": games, "events": events, "errors": errors,

@@ -29,6 +29,7 @@ import msgspec
 from tichu_analyze.events import Event
 from tichu_analyze.logfile import replay_file, write_log
 from tichu_analyze.simulate import simulate
+from tichu_analyze.visitor import DiagnosticVisitor
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"
@@ -79,7 +80,7 @@ def parse_orjson(path: Path) -> None:
 
 def check(path: Path) -> None:
     found = []
-    replay_file(path, found.append)
+    replay_file(path, DiagnosticVisitor(found.append))
     if any(d.severity != "warning" for d in found):
         raise SystemExit(f"the corpus {path} has error diagnostics: {found[:3]}")
 
@@ -89,7 +90,8 @@ def peak_memory_mib(path: Path) -> float:
     code = (
         "import resource, sys; from pathlib import Path;"
         "from tichu_analyze.logfile import replay_file;"
-        "replay_file(Path(sys.argv[1]), lambda d: None);"
+        "from tichu_analyze.visitor import Visitor;"
+        "replay_file(Path(sys.argv[1]), Visitor());"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], check=True,

@@ -216,10 +216,11 @@ def exercise(path: Path, workdir: Path, ingest_too: bool = False, plots: bool = 
     from tichu_analyze.audit import AuditError, build, load, plain, render_html, render_text
     from tichu_analyze.logfile import LogError, replay_file
     from tichu_analyze.output import as_github, as_json, as_sarif, as_text
+    from tichu_analyze.visitor import DiagnosticVisitor
 
     found: list = []
     with contextlib.suppress(LogError):
-        replay_file(path, found.append)
+        replay_file(path, DiagnosticVisitor(found.append))
     for d in found:
         _printable(as_text(d), "check text")
         _printable(as_github(d), "check github")

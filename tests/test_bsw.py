@@ -33,7 +33,8 @@ from tichu_analyze.cards import TOKENS
 from tichu_analyze.diagnostics import Diagnostic
 from tichu_analyze.events import Event
 from tichu_analyze.logfile import replay_tch
-from tichu_analyze.replay import Replay, RoundRecord
+from tichu_analyze.record import Recorder, RoundRecord
+from tichu_analyze.replay import Replay
 from tichu_analyze.simulate import simulate
 
 # the real game from ../shared/samples, copied unchanged into sample_logs/
@@ -59,25 +60,23 @@ def events(data: bytes | str) -> list[tuple[int, dict[str, Any]]]:
 
 def replay(data: bytes | str) -> tuple[list[Diagnostic], list[RoundRecord]]:
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    found: list[Diagnostic] = []
-    rounds: list[RoundRecord] = []
-    r = Replay("t.tch", found.append, trace=True, on_round=rounds.append)
+    recorder = Recorder()
+    r = Replay("t.tch", recorder)
     r.finish(replay_tch(raw, "g", r))
-    return found, rounds
+    return recorder.diagnostics, recorder.rounds
 
 
 def replay_events(
     evs: list[tuple[int, dict[str, Any]]],
 ) -> tuple[list[Diagnostic], list[RoundRecord]]:
-    found: list[Diagnostic] = []
-    rounds: list[RoundRecord] = []
-    r = Replay("t", found.append, trace=True, on_round=rounds.append)
+    recorder = Recorder()
+    r = Replay("t", recorder)
     last = 0
     for line, ev in evs:
         r.feed(line, msgspec.convert(ev, Event))
         last = max(last, line)
     r.finish(last)
-    return found, rounds
+    return recorder.diagnostics, recorder.rounds
 
 
 def codes(found: list[Diagnostic]) -> list[tuple[str, int]]:

@@ -6,16 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from tichu_analyze.logfile import check_file, replay_file
-from tichu_analyze.replay import RoundRecord
+from tichu_analyze.record import Recorder
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rules"
 GIVE_NOT_OBJECT = FIXTURES / "L002_give_not_object.jsonl"
 
 
 def _status(path: Path) -> list[str]:
-    rounds: list[RoundRecord] = []
-    replay_file(path, lambda d: None, trace=True, on_round=rounds.append)
-    return [r.status for r in rounds]
+    recorder = Recorder()
+    replay_file(path, recorder)
+    return [r.status for r in recorder.rounds]
 
 
 def test_unreadable_exchange_then_the_real_one_round_is_checked() -> None:

@@ -23,6 +23,7 @@ from tichu_analyze.atomicfile import atomic_writer, write_atomic
 from tichu_analyze.cli import app
 from tichu_analyze.logfile import check_file, replay_file
 from tichu_analyze.safetext import clean, html_text, json_text
+from tichu_analyze.visitor import DiagnosticVisitor
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -127,7 +128,7 @@ def test_blank_lines_are_skipped_and_not_counted_as_events(tmp_path: Path) -> No
     log = tmp_path / "blank.jsonl"
     game = first_game(SIMULATED)
     log.write_text("\n" * 10_000 + "\r\n" * 10 + "\n".join(game) + "\n", encoding="utf-8")
-    stats = replay_file(log, lambda d: pytest.fail(str(d)))
+    stats = replay_file(log, DiagnosticVisitor(lambda d: pytest.fail(str(d))))
     assert stats.events == len(game) and stats.lines == 10_010 + len(game)
 
 
@@ -137,7 +138,7 @@ def test_replay_of_one_game_stops_reading_at_its_end(tmp_path: Path) -> None:
     log.write_text("\n".join([*game, "not json"]) + "\n", encoding="utf-8")
     gid = json.loads(game[0])["game"]
     found: list[object] = []
-    stats = replay_file(log, found.append, stop_after_game=gid)
+    stats = replay_file(log, DiagnosticVisitor(found.append), stop_after_game=gid)
     assert stats.lines == len(game) and found == []
     code, out, err = run("replay", str(log), "--game", gid, "--round", "1")
     assert code == 0, err
@@ -415,9 +416,9 @@ def test_block_reading_agrees_with_line_by_line_reading(
     log = tmp_path / "x.jsonl"
     log.write_bytes(data)
     got: list = []
-    stats = replay_file(log, got.append)
+    stats = replay_file(log, DiagnosticVisitor(got.append))
     want: list = []
-    expected = Replay(str(log), want.append)
+    expected = Replay(str(log), DiagnosticVisitor(want.append))
     lines = data.split(b"\n")
     if data.endswith(b"\n") or not data:
         lines.pop()

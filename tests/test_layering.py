@@ -1,5 +1,5 @@
 """The core does no I/O and depends on nothing outside it (docs/architecture.md):
-cards, combos, events, diagnostics and replay import only the standard library,
+cards, combos, events, diagnostics, state, visitor and replay import only the standard library,
 each other, and (for the typed events) msgspec."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).parents[1] / "tichu_analyze"
-CORE = {"cards", "combos", "events", "diagnostics", "replay"}
+CORE = {"cards", "combos", "events", "diagnostics", "state", "visitor", "replay"}
 IO_MODULES = {"io", "os", "pathlib", "sys", "gzip", "shutil", "subprocess", "socket", "random",
               "time", "datetime", "tempfile", "logging"}
 THIRD_PARTY_ALLOWED = {"events": {"msgspec"}}

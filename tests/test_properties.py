@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from tichu_analyze.cards import CARD_BY_TOKEN, DECK, points
 from tichu_analyze.diagnostics import Diagnostic
 from tichu_analyze.logfile import replay_file, write_log
-from tichu_analyze.replay import GameRecord, RoundRecord
+from tichu_analyze.record import Recorder, RoundRecord
 from tichu_analyze.simulate import simulate
+from tichu_analyze.state import GameState
 
 SETTINGS = settings(
     max_examples=25,
@@ -28,12 +29,10 @@ SETTINGS = settings(
 )
 
 
-def _replay(path: Path) -> tuple[list[Diagnostic], list[RoundRecord], list[GameRecord]]:
-    found: list[Diagnostic] = []
-    rounds: list[RoundRecord] = []
-    games: list[GameRecord] = []
-    replay_file(path, found.append, trace=True, on_round=rounds.append, on_game=games.append)
-    return found, rounds, games
+def _replay(path: Path) -> tuple[list[Diagnostic], list[RoundRecord], list[GameState]]:
+    recorder = Recorder()
+    replay_file(path, recorder)
+    return recorder.diagnostics, recorder.rounds, recorder.games
 
 
 @SETTINGS

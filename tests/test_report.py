@@ -31,8 +31,8 @@ from tichu_analyze.stats import (
     TEAM_STATS,
     Dataset,
     DatasetError,
-    Kind,
     Stat,
+    StatKind,
     player_table,
 )
 
@@ -127,9 +127,9 @@ def test_unknown_player(fake_dataset: Path) -> None:  # noqa: F811
 def test_stat_text() -> None:
     assert str(Stat(9, 20, "Tichu calls")) == "45.0% (9 / 20 Tichu calls)"
     assert str(Stat(0, 0, "Tichu calls")) == "- (0 / 0 Tichu calls)"
-    assert str(Stat(47, 20, "rounds", Kind.MEAN)) == "2.35 (47 / 20 rounds)"
-    assert str(Stat(40, 42, "rounds played", Kind.COUNT)) == "40 (of 42 rounds played)"
-    assert str(Stat(3, 150, "moves", Kind.PER_100)) == "2.00 per 100 (3 / 150 moves)"
+    assert str(Stat(47, 20, "rounds", StatKind.MEAN)) == "2.35 (47 / 20 rounds)"
+    assert str(Stat(40, 42, "rounds played", StatKind.COUNT)) == "40 (of 42 rounds played)"
+    assert str(Stat(3, 150, "moves", StatKind.PER_100)) == "2.00 per 100 (3 / 150 moves)"
 
 
 def test_cli_html(fake_dataset: Path, tmp_path: Path) -> None:  # noqa: F811

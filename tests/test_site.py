@@ -30,8 +30,8 @@ from tichu_analyze.stats import (
     Dataset,
     DatasetError,
     Filters,
-    Kind,
     Stat,
+    StatKind,
     apply_filters,
     calibration_table,
     call_value,
@@ -141,7 +141,7 @@ def test_call_value_by_hand(hand: Dataset) -> None:
     field = call_value(hand, "tichu")
     # 6 to 9: A's two calls, margins 140 and -120 -> 10.0; no round there without a call
     calls, without, diff = _cells(field.rows, "6 to 9")
-    assert calls == Stat(20, 2, "Tichu calls", Kind.MEAN) and calls.value == 10.0
+    assert calls == Stat(20, 2, "Tichu calls", StatKind.MEAN) and calls.value == 10.0
     assert isinstance(without, Stat) and without.denominator == 0 and diff is None
     # 0 to 3, no call: B r1 -140, B r2 +120, D r2 +120, and g2: all four at 3.0 -> 3 to 6
     _, without, _ = _cells(field.rows, "0 to 3")
@@ -176,7 +176,7 @@ def test_partner_support_by_hand(hand: Dataset) -> None:
     made, over, per_call = dict(partner_support(hand, "A").rows)["C"]
     assert made == Stat(1, 2, "Tichu calls")
     assert over == Stat(1, 2, "Tichu calls")               # C played over A in round 2
-    assert per_call == Stat(1, 2, "Tichu calls", Kind.MEAN)
+    assert per_call == Stat(1, 2, "Tichu calls", StatKind.MEAN)
 
 
 def test_partners_and_opponents_by_hand(hand: Dataset) -> None:
@@ -202,7 +202,7 @@ def test_wilson_values() -> None:
     assert wilson(0, 0) is None
     assert Stat(5, 10, "calls").interval() == "24\u201376%"
     assert Stat(5, 10, "calls").few and not Stat(5, 20, "calls").few
-    assert not Stat(5, 10, "rounds", Kind.COUNT).few
+    assert not Stat(5, 10, "rounds", StatKind.COUNT).few
 
 
 def test_filters_by_hand(hand: Dataset) -> None:

@@ -10,7 +10,7 @@ from tichu_analyze.cards import CARD_BY_TOKEN, mask_of
 from tichu_analyze.cli import app
 from tichu_analyze.combos import Kind, beats, classify
 from tichu_analyze.logfile import check_file, replay_file
-from tichu_analyze.replay import RoundRecord
+from tichu_analyze.record import Recorder
 
 RULES_FIXTURES = Path(__file__).parent / "fixtures" / "rules"
 WISH = RULES_FIXTURES / "W001_pass_holding_rank.jsonl"
@@ -18,9 +18,9 @@ DOG_BOMB = RULES_FIXTURES / "B003_bomb_on_dog.jsonl"
 
 
 def _scores(path: Path, variants: frozenset[str]) -> list[list[int] | None]:
-    rounds: list[RoundRecord] = []
-    replay_file(path, lambda d: None, trace=True, on_round=rounds.append, variants=variants)
-    return [r.score for r in rounds]
+    recorder = Recorder()
+    replay_file(path, recorder, variants=variants)
+    return [r.score for r in recorder.rounds]
 
 
 def test_wish_penalty_gives_the_other_team_200_per_violation() -> None:

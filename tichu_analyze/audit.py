@@ -1,12 +1,13 @@
 """The audit view of ``tichu-analyze replay``: one round (or a game) trick by trick.
 
 For tournament directors and players auditing a disputed round. The view is
-built from the replay's trace (``replay.RoundRecord``: steps, tricks, result)
-in three layers:
+built from what a :class:`~tichu_analyze.record.Recorder` (a visitor of the
+replay) kept of each round: the engine's state of the round, its steps and
+tricks, and the hands after each step. In three layers:
 
-* :func:`load` replays one file in trace mode (through ``logfile``, the only
-  I/O here, on the path the CLI passes in) and keeps the records of one game
-  and its diagnostics;
+* :func:`load` replays one file (through ``logfile``, the only I/O here, on the
+  path the CLI passes in) and keeps the records of one game and its
+  diagnostics;
 * :func:`build` turns them into a view model (:class:`GameView`): the deal,
   calls and exchange, then each trick's events with the diagnostics each event
   caused placed right under it, the trick's outcome, and the round's result;
@@ -42,13 +43,14 @@ from .cards import (
     points,
     rank_name,
 )
-from .combos import Combo, can_play_rank, describe
+from .combos import Combo, describe
 from .diagnostics import RULES, Diagnostic
 from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
 from .logfile import replay_file
-from .replay import STATUS_SCORED, STATUS_SKIPPED, GameRecord, RoundRecord, Step, Trick
+from .record import Recorder, RoundRecord
 from .safetext import NAME_LIMIT, TEXT_LIMIT
 from .safetext import clean as _clean
+from .state import STATUS_SCORED, STATUS_SKIPPED, GameState, Phase, Step, Trick, call_value
 
 __all__ = [
     "AuditError",
@@ -81,9 +83,26 @@ class Trace:
     """What replaying one file in trace mode gave for the game of interest."""
 
     file: str
-    games: dict[str, GameRecord]  # every game of the file, in file order
+    games: dict[str, GameState]  # every game of the file, in file order
     rounds: list[RoundRecord]  # the rounds of the kept game(s), in order
     diagnostics: list[Diagnostic]  # of the kept game(s), and of lines that name no game
+
+
+class _GameRecorder(Recorder):
+    """Keeps the rounds and diagnostics of one game (all games if None), with the hands
+    and phase after every step."""
+
+    def __init__(self, game: str | None) -> None:
+        super().__init__(hands=True)
+        self.game = game
+
+    def round_recorded(self, rec: RoundRecord) -> None:
+        if self.game is None or rec.game == self.game:
+            self.rounds.append(rec)
+
+    def visit_diagnostic(self, diag: Diagnostic) -> None:
+        if self.game is None or diag.game == self.game or diag.game is None:
+            self.diagnostics.append(diag)
 
 
 def load(path: Path, game: str | None = None, display: str | None = None,
@@ -92,26 +111,11 @@ def load(path: Path, game: str | None = None, display: str | None = None,
 
     Raises ``logfile.LogError`` when the file cannot be read.
     """
-    games: dict[str, GameRecord] = {}
-    rounds: list[RoundRecord] = []
-    diags: list[Diagnostic] = []
-
-    def report(d: Diagnostic) -> None:
-        if game is None or d.game == game or d.game is None:
-            diags.append(d)
-
-    def on_round(rec: RoundRecord) -> None:
-        if game is None or rec.game == game:
-            rounds.append(rec)
-
-    def on_game(rec: GameRecord) -> None:
-        games[rec.game] = rec
-
+    recorder = _GameRecorder(game)
     name = display or str(path)
-    replay_file(path, report, trace=True, on_round=on_round, on_game=on_game, display=name,
-                variants=variants, stop_after_game=game)
-    ordered = dict(sorted(games.items(), key=lambda item: item[1].line))
-    return Trace(name, ordered, rounds, diags)
+    replay_file(path, recorder, display=name, variants=variants, stop_after_game=game)
+    games = {g.id: g for g in sorted(recorder.games, key=lambda g: g.line)}
+    return Trace(name, games, recorder.rounds, recorder.diagnostics)
 
 
 def _games_hint(trace: Trace) -> str:
@@ -129,7 +133,7 @@ def _round_list(numbers: list[int]) -> str:
     return ("round " if len(numbers) == 1 else "rounds ") + ", ".join(map(str, numbers))
 
 
-def pick(trace: Trace, game: str | None, round: int | None) -> tuple[GameRecord, list[RoundRecord]]:
+def pick(trace: Trace, game: str | None, round: int | None) -> tuple[GameState, list[RoundRecord]]:
     """The game and the rounds to show; :class:`AuditError` naming what the file holds."""
     if not trace.games:
         raise AuditError(f"{trace.file} holds no game (no readable game_start)")
@@ -266,12 +270,9 @@ def _mask(tokens: Iterable[str]) -> int:
     return m
 
 
-def _could_play(d: Diagnostic, step: Step, hands: list[int] | None) -> Combo | None:
-    """For W001: what the seat could have played (the test of rules 6.2)."""
-    if d.code != "W001" or hands is None or step.seat is None or step.wish_open is None:
-        return None
-    top = None if isinstance(step.event, Play) and step.lead else step.top
-    return can_play_rank(hands[step.seat], step.wish_open, top)
+def _could_play(d: Diagnostic, step: Step) -> Combo | None:
+    """For W001: what the seat could have played (the engine's wish query, rules 6.2)."""
+    return step.wish_play if d.code == "W001" else None
 
 
 def build(trace: Trace, game: str | None = None, round: int | None = None,
@@ -281,7 +282,7 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
     Raises :class:`AuditError` when the game or the round is not in the file.
     """
     grec, rounds = pick(trace, game, round)
-    gid = grec.game
+    gid = grec.id
     all_rounds = [r for r in trace.rounds if r.game == gid]
     in_steps = {id(d) for r in all_rounds for s in r.steps for d in s.diagnostics}
     single = len(trace.games) == 1
@@ -369,29 +370,30 @@ def _gives(e: Entry, to: int) -> bool:
     """Whether ``e`` is a dragon_gift to ``to`` that the replay applied."""
     step = e.step
     return (step is not None and isinstance(step.event, DragonGift) and not step.skipped
-            and step.event.to == to
-            and not any(n.diagnostic.code in ("L002", "G003") for n in e.notes))
+            and step.event.to == to)
 
 
 def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | None
                  ) -> RoundView:
-    # 1. the events as entries, with the hands before each event
+    # 1. the events as entries, with the hands before each event (the engine's hands after
+    # the event before it, from the first play or pass on)
     entries: list[Entry] = []
+    state = rec.state
+    playing = False
+    previous: list[int] | None = None
     hands: list[int] | None = None
-    out = 0
-    for step in rec.steps:
+    for i, step in enumerate(rec.steps):
         ev = step.event
-        if hands is None and isinstance(ev, Play | Pass) and any(rec.hands_played):
-            hands = list(rec.hands_played)
-        before = list(hands) if hands is not None else None
-        notes = [Note(d, _could_play(d, step, before)) for d in step.diagnostics]
+        if not playing and isinstance(ev, Play | Pass) and any(rec.hands_played):
+            playing = True
+        before = list(previous) if playing and previous is not None else None
+        if playing:
+            hands = rec.hands_after[i]
+        previous = rec.hands_after[i]
+        notes = [Note(d, _could_play(d, step)) for d in step.diagnostics]
         entry = Entry(step.line, step, notes, before)
-        if (isinstance(ev, Play) and step.cards_left is not None and hands is not None
-                and step.seat is not None):
-            hands[step.seat] &= ~_mask(ev.cards)
-            if step.cards_left == 0:
-                out += 1
-                entry.place = out
+        if step.went_out and step.seat is not None and step.seat in state.out:
+            entry.place = state.out.index(step.seat) + 1
         entries.append(entry)
     entries = _merge(entries, orphans)
 
@@ -460,32 +462,29 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
     for prev, nxt in zip(tricks, tricks[1:], strict=False):
         prev.next_leader = nxt.leader
 
-    # 4. calls and the fatal diagnostic
+    # 4. calls (timed by the phase of the round when they came) and the fatal diagnostic
     calls: list[CallView] = []
-    deals = 0
-    exchanges = 0
+    phase_after = {id(step): rec.phase_after[i] for i, step in enumerate(rec.steps)}
+    phase = Phase.DEAL
     for e in entries:
         if e.step is None:
             continue
         ev = e.step.event
-        if isinstance(ev, Deal):
-            deals += 1
-        elif isinstance(ev, Exchange):
-            exchanges += 1
-        elif isinstance(ev, Call):
+        if isinstance(ev, Call):
             codes = [n.diagnostic.code for n in e.notes]
             if e.step.skipped and not codes:
                 codes = ["the round was skipped"]
-            counted = rec.calls[ev.seat] == ev.call and not codes
+            counted = state.calls[ev.seat] == ev.call and not codes
             if e.step.trick is not None:
                 when = f"during trick {e.step.trick}"
-            elif deals < 2:
+            elif phase <= Phase.GRAND:
                 when = "after the first 8 cards"
-            elif exchanges < 4:
+            elif phase == Phase.EXCHANGE:
                 when = "after the second deal"
             else:
                 when = "before the first lead"
             calls.append(CallView(ev.seat, ev.call, e.line, counted, codes, when))
+        phase = phase_after.get(id(e.step), phase)
     fatal = next((n.diagnostic for e in entries for n in e.notes
                   if n.diagnostic.severity == "fatal"), None)
     lines = [e.line for e in entries] or [rec.line]
@@ -576,7 +575,7 @@ def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
         return words
     if isinstance(ev, DragonGift):
         words = ["gives the Dragon's trick to ", Who(ev.to)]
-        if step.skipped or any(n.diagnostic.code == "L002" for n in entry.notes):
+        if step.skipped:
             words.append(" (not applied)")
         return words
     if isinstance(ev, Call):
@@ -674,11 +673,10 @@ def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
         to = t.next_leader
         lead: list[Piece] = [" and the lead passes to ", Who(to)] if to is not None else []
         return ["the Dog's trick ends at once; ", Who(rec.winner), " keeps it (0 points)", *lead]
-    win = v.record.steps[rec.last_step] if 0 <= rec.last_step < len(v.record.steps) else None
     with_: list[Piece] = []
-    if win is not None and win.combo is not None:
-        with_ = [" with ", cards(win.combo.cards)]
-        words = _combo_words(win.combo)
+    if rec.top is not None:
+        with_ = [" with ", cards(rec.top.cards)]
+        words = _combo_words(rec.top)
         if words not in _SPECIAL_NAMES:
             with_.append(f" — {words}")
     head: list[Piece] = ["the round is over: "] if t.ending == "last" else []
@@ -706,7 +704,7 @@ def _team(players: Sequence[str], team: int) -> str:
 def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
     """The round's result as (label, phrase) rows."""
     rec = v.record
-    players = view.players
+    players = rec.players
     rows: list[tuple[str, list[Piece]]] = []
     if rec.status == STATUS_SKIPPED or rec.score is None:
         if v.fatal is not None:
@@ -764,7 +762,7 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
             call_words.append(" · ")
         name = _CALL.get(c.call, c.call)
         if c.counted:
-            value = 200 if c.call == "grand_tichu" else 100
+            value = call_value(c.call)
             made = order[0] == c.seat
             call_words += [Who(c.seat), f" {name}, " + ("first out: +" if made else
                                                           "not first out: -") + str(value)]
@@ -829,16 +827,18 @@ class _TextWriter:
         self.view = view
         self.width = max(width, 60)
         self.lines: list[list[Seg]] = []
-        names = [f"{clean(p)} ({s})" for s, p in enumerate(view.players)]
+        self.names = view.players  # the players of the round being drawn
+        names = [f"{clean(p)} ({s})" for v in view.rounds for s, p in enumerate(v.record.players)]
+        names += [f"{clean(p)} ({s})" for s, p in enumerate(view.players)]
         self.who_width = min(max(cell_len(n) for n in names), 22)
 
     def who(self, seat: int | None) -> str:
         if seat is None or not 0 <= seat < 4:
             return f"seat {seat}"
-        return f"{clean(self.view.players[seat])}{_NBSP}({seat})"
+        return f"{clean(self.names[seat])}{_NBSP}({seat})"
 
     def name(self, seat: int) -> str:
-        return clean(self.view.players[seat]) if 0 <= seat < 4 else f"seat {seat}"
+        return clean(self.names[seat]) if 0 <= seat < 4 else f"seat {seat}"
 
     def segs(self, pieces: Iterable[Piece], style: str = "") -> list[Seg]:
         out: list[Seg] = []
@@ -938,7 +938,9 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
         for n in view.before:
             _text_note(w, n, 2, line_width=len(str(n.diagnostic.line)))
     for v in view.rounds:
+        w.names = v.record.players
         _text_round(w, view, v, hands)
+        w.names = view.players
     _text_footer(w, view)
     while w.lines and not w.lines[-1]:
         w.lines.pop()
@@ -1042,6 +1044,9 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
     if rec.score is not None:
         head += f": team 0 {rec.score[0]}, team 1 {rec.score[1]}"
     w.add([], [("━━ " + head + " ━━", "bold")])
+    if rec.players != view.players:  # round_start.players: a substitute or a new seating
+        w.add([("Players in this round ", "bold")],
+              [(", ".join(w.who(s) for s in range(4)), "")], hang=2)
     notes = v.notes
     errors = sum(1 for n, _ in notes if n.diagnostic.severity != "warning")
     warnings = len(notes) - errors
@@ -1241,6 +1246,7 @@ ul.diags{margin:.3rem 0;padding-left:1.2rem}
 class _Html:
     def __init__(self, view: GameView) -> None:
         self.view = view
+        self.names = view.players  # the players of the round being drawn
 
     def text(self, s: object) -> str:
         return html.escape(clean(s, TEXT_LIMIT), quote=True)
@@ -1248,7 +1254,7 @@ class _Html:
     def who(self, seat: int | None, short: bool = False) -> str:
         if seat is None or not 0 <= seat < 4:
             return f"seat {seat}"
-        name = self.text(self.view.players[seat])
+        name = self.text(self.names[seat])
         shown = name if short else f"{name} ({seat})"
         return (f'<span class="who t{seat & 1}" title="seat {seat}, team {seat & 1}">'
                 f"{shown}</span>")
@@ -1353,7 +1359,9 @@ def render_html(view: GameView) -> str:
         out += [h.note(n, 0, with_line=True) for n in view.before]
         out.append("</section>")
     for v in view.rounds:
+        h.names = v.record.players
         out += _html_round(h, view, v)
+        h.names = view.players
     out += _html_footer(h, view)
     out.append("</main></body></html>")
     return "\n".join(out) + "\n"
@@ -1426,6 +1434,9 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
     score = f": team 0 {rec.score[0]}, team 1 {rec.score[1]}" if rec.score is not None else ""
     out.append(f'<h2 id="{_anchor(v, "top")}">Round {rec.round} <span class="meta">· lines '
                f"{v.first_line}-{v.last_line} · {status}{score}</span></h2>")
+    if rec.players != view.players:  # round_start.players: a substitute or a new seating
+        out.append(f'<p class="meta">Players in this round (seat): '
+                   f"{', '.join(h.who(s) for s in range(4))}</p>")
     notes = v.notes
     if notes:
         items = []

@@ -12,7 +12,7 @@ from contextlib import ExitStack, closing, contextmanager
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -121,12 +121,16 @@ class _Group(TyperGroup):
         return _plain_params(super().get_params(ctx))
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
 class _App(typer.Typer):
     """Every command made with :class:`_Command`."""
 
-    def command(self, *args: Any, **kwargs: Any) -> Any:
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[_F], _F]:
         kwargs.setdefault("cls", _Command)
-        return super().command(*args, **kwargs)
+        decorator: Callable[[_F], _F] = super().command(*args, **kwargs)
+        return decorator
 
 
 app = _App(
@@ -470,13 +474,14 @@ def check(
     totals = Counter[str]()
     unreadable = 0
     from .progress import progress_over
+    from .visitor import DiagnosticVisitor
 
     try:
         with outputs:
             workers = settings.jobs or os.cpu_count() or 1
-            for path, stats_or_error in progress_over(files, report, show=not quiet,
-                                                      jobs=workers, variants=variants,
-                                                      scheduler=scheduler,
+            for path, stats_or_error in progress_over(files, DiagnosticVisitor(report),
+                                                      show=not quiet, jobs=workers,
+                                                      variants=variants, scheduler=scheduler,
                                                       notice=_notice(quiet)):
                 if pending:
                     flush_pending(path)
@@ -818,7 +823,7 @@ def plot(
 @contextmanager
 def _reading_dataset(output: object) -> Iterator[None]:
     """A bad dataset, or an output that cannot be written, as a one-line error (exit 2)."""
-    from .stats import DatasetError
+    from .datasets import DatasetError
 
     try:
         yield

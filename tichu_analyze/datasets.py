@@ -1,10 +1,11 @@
-"""Parquet datasets from the replay's trace: ``plays``, ``rounds``, ``games``, ``violations``.
+"""Parquet datasets from the replay: ``plays``, ``rounds``, ``games``, ``violations``.
 
 :func:`ingest` replays log files and writes their tables; :func:`scan` reads one back
-with polars. The replay (:mod:`tichu_analyze.replay`, trace mode) is the only source
-of facts: the row builders (:func:`play_rows`, :func:`round_rows`, :func:`game_rows`,
-:func:`violation_row`) are pure functions from its records to rows, and never look
-at a log again. :class:`DatasetWriter` writes the rows as a hive-partitioned
+with polars. The replay (:mod:`tichu_analyze.replay`) is the only source of facts:
+:class:`DatasetVisitor` follows it, and the row builders (:func:`play_row`,
+:func:`round_rows`, :func:`game_rows`, :func:`violation_row`) are pure functions from
+the engine's state and steps (:mod:`tichu_analyze.state`) to rows, and never look at
+a log again. :class:`DatasetWriter` writes the rows as a hive-partitioned
 Parquet dataset, one directory per player::
 
     DIR/_tichu_analyze.json                      what wrote the dataset (schema version)
@@ -73,14 +74,14 @@ from .cards import (
     RANK_MASK,
     RANK_TOKENS,
     TOKENS,
-    points,
     tokens_of,
 )
 from .combos import Combo, Kind, bombs_in
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic
 from .events import Pass, Play
 from .logfile import FileStats, LogError, replay_file
-from .replay import STATUS_SCORED, GameRecord, RoundRecord
+from .state import STATUS_SCORED, GameState, RoundState, Step, Trick
+from .visitor import Visitor
 
 if TYPE_CHECKING:
     import polars as pl
@@ -96,6 +97,7 @@ __all__ = [
     "TABLES",
     "Column",
     "DatasetError",
+    "DatasetVisitor",
     "DatasetWriter",
     "IngestResult",
     "count_singles",
@@ -104,7 +106,7 @@ __all__ = [
     "hand_features",
     "ingest",
     "max_disjoint_bombs",
-    "play_rows",
+    "play_row",
     "polars_schema",
     "round_rows",
     "scan",
@@ -456,143 +458,125 @@ def hand_features(hand: int) -> Row:
 # ------------------------------------------------------------------------ row builders
 
 
-def play_rows(rec: RoundRecord, file: str) -> list[Row]:
-    """One row per ``play`` and ``pass`` event of the round, from the acting seat's side."""
-    players = rec.players
-    held = [m.bit_count() for m in rec.hands_played]
-    winning_steps = {t.last_step for t in rec.tricks}
-    wisher = rec.wish[0] if rec.wish is not None else None
-    wished = _rank_token(rec.wish[1]) if rec.wish is not None else None
-    file = _text(file)
-    rows: list[Row] = []
-    previous_ts: float | None = None
-    running = 0  # card points in the trick on the table, for passes and discards
-    for i, step in enumerate(rec.steps):
-        ev = step.event
-        ts = ev.ts
-        if isinstance(ev, Play | Pass):
-            is_play = isinstance(ev, Play)
-            seat = ev.seat
-            applied = not step.skipped and not (step.diagnostics and any(
-                d.severity == Severity.FATAL for d in step.diagnostics))
-            combo = step.combo
-            cards: list[str] = []
-            length: int | None = None
-            left: int | None = None
-            trick_points: int | None = None
-            if isinstance(ev, Play):
-                raw = ev.cards
-                if applied:
-                    mask = combo.cards if combo is not None else _mask(raw)
-                    cards = tokens_of(mask)
-                    if step.trick_points is not None:
-                        running = step.trick_points
-                    else:  # P002/P007: the cards join the trick, the top is unchanged
-                        running += points(mask)
-                    trick_points = running
-                    if step.cards_left is not None:
-                        held[seat] = step.cards_left
-                    left = held[seat]
-                else:
-                    cards = list(raw)
-                length = _fit(len(cards), 8)
-            elif applied:
-                left = held[seat]
-                trick_points = running if step.top is not None else 0
-            top = step.top
-            top_seat = step.top_seat
-            rows.append({
-                "file": file,
-                "game": rec.game,
-                "round": rec.round,
-                "trick": step.trick,
-                "event_index": step.index,
-                "line": step.line,
-                "ts": ts,
-                "seat": seat,
-                "team": seat & 1,
-                "partner": players[(seat + 2) & 3],
-                "player": players[seat],
-                "action": "play" if is_play else "pass",
-                "applied": applied,
-                "cards": cards,
-                "combo": _kind(combo),
-                "rank": float(combo.rank) if combo is not None else None,
-                "length": length,
-                "phoenix": _rank_token(combo.phoenix) if combo is not None else None,
-                "bomb": combo is not None and combo.is_bomb,
-                "out_of_turn": step.out_of_turn,
-                "lead": step.lead,
-                "top_combo": _kind(top),
-                "top_rank": float(top.rank) if top is not None else None,
-                "top_length": top.length if top is not None else None,
-                "top_seat": top_seat,
-                "top_player": players[top_seat] if top_seat is not None else None,
-                "wish_open": _rank_token(step.wish_open),
-                "wish_made": wished if (
-                    seat == wisher and combo is not None and combo.cards & BIT[MAHJONG]
-                ) else None,
-                "wish_fulfilled": step.wish_fulfilled,
-                "cards_left": left,
-                "went_out": step.went_out,
-                "trick_points": trick_points,
-                "wins_trick": i in winning_steps,
-                "seconds_since_previous": (
-                    ts - previous_ts if ts is not None and previous_ts is not None else None),
-                "codes": [d.code for d in step.diagnostics],
-            })
-        previous_ts = ts
-    return rows
+def play_row(game: GameState, rnd: RoundState, step: Step,
+             previous_ts: float | None, file: str | None = None) -> Row | None:
+    """The row of a ``play`` or ``pass`` step (None for other events), from the acting
+    seat's side; ``wins_trick`` is False (:class:`DatasetVisitor` sets it when the
+    trick is taken).
+    ``previous_ts``: the ts of the game's previous event in the round; ``file``: the
+    file column's value (default: the game's file, made valid UTF-8)."""
+    ev = step.event
+    kind = type(ev)
+    if kind is not Play and kind is not Pass:
+        return None
+    assert isinstance(ev, Play | Pass)
+    players = rnd.players
+    seat = ev.seat
+    applied = not step.skipped
+    combo = step.combo
+    cards: list[str] = []
+    length: int | None = None
+    if kind is Play:
+        assert isinstance(ev, Play)
+        if not applied:
+            cards = list(ev.cards)
+        else:
+            cards = tokens_of(combo.cards if combo is not None else _mask(ev.cards))
+        length = _fit(len(cards), 8)
+    top = step.top
+    top_seat = step.top_seat
+    ts = ev.ts
+    return {
+        "file": _text(game.file) if file is None else file,
+        "game": game.id,
+        "round": rnd.number,
+        "trick": step.trick,
+        "event_index": step.index,
+        "line": step.line,
+        "ts": ts,
+        "seat": seat,
+        "team": seat & 1,
+        "partner": players[(seat + 2) & 3],
+        "player": players[seat],
+        "action": "play" if kind is Play else "pass",
+        "applied": applied,
+        "cards": cards,
+        "combo": _kind(combo),
+        "rank": float(combo.rank) if combo is not None else None,
+        "length": length,
+        "phoenix": _rank_token(combo.phoenix) if combo is not None else None,
+        "bomb": combo is not None and combo.is_bomb,
+        "out_of_turn": step.out_of_turn,
+        "lead": step.lead,
+        "top_combo": _kind(top),
+        "top_rank": float(top.rank) if top is not None else None,
+        "top_length": top.length if top is not None else None,
+        "top_seat": top_seat,
+        "top_player": players[top_seat] if top_seat is not None else None,
+        "wish_open": _rank_token(step.wish_open),
+        "wish_made": _rank_token(rnd.wished) if (
+            seat == rnd.wisher and combo is not None and combo.cards & BIT[MAHJONG]
+        ) else None,
+        "wish_fulfilled": step.wish_fulfilled,
+        "cards_left": step.cards_left if applied else None,
+        "went_out": step.went_out,
+        "trick_points": step.trick_points if applied else None,
+        "wins_trick": False,
+        "seconds_since_previous": (
+            ts - previous_ts if ts is not None and previous_ts is not None else None),
+        "codes": [d.code for d in step.diagnostics],
+    }
 
 
-def round_rows(rec: RoundRecord, file: str) -> list[Row]:
+def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
     """Four rows, one per seat: the round from that seat's side."""
-    players = rec.players
-    scored = rec.status == STATUS_SCORED
-    order = rec.finish_order if scored and len(rec.finish_order) == 4 else None
+    players = rnd.players
+    result = rnd.result
+    status = rnd.status
+    scored = status == STATUS_SCORED and result is not None
+    order = result.finish_order if scored and result is not None else None
     position = {s: i + 1 for i, s in enumerate(order)} if order else {}
-    dv = rec.double_victory
+    dv = result is not None and result.double_victory
     winners = order[0] & 1 if order else None
-    score = rec.score if scored else None
-    recorded = rec.recorded_score
+    score = rnd.score if scored else None
+    recorded = rnd.recorded_score
+    exchanged = rnd.exchanged_hands()
     features = [
         {prefix: hand_features(masks[s]) for prefix, masks in
-         (("h8", rec.hands8), ("h14", rec.hands14), ("hx", rec.hands_played))}
+         (("h8", rnd.dealt8), ("h14", rnd.dealt), ("hx", exchanged))}
         for s in range(4)
     ]
-    gifts_given = Counter(w for w, _ in rec.dragon_gifts)
-    gifts_received = Counter(to for _, to in rec.dragon_gifts)
-    # the Dog's trick: Trick.dog is not set when the Dog was the third seat's last card
-    tricks_won = Counter(t.winner for t in rec.tricks if not (t.dog or t.cards == BIT[DOG]))
-    wisher = rec.wish[0] if rec.wish is not None else None
-    file = _text(file)
+    given = [dict(x or {}) for x in rnd.exchanges] if all(
+        x is not None for x in rnd.exchanges) else [{} for _ in rnd.exchanges]
+    gifts_given = Counter(w for w, _ in rnd.dragon_gifts)
+    gifts_received = Counter(to for _, to in rnd.dragon_gifts)
+    wisher = rnd.wisher if rnd.wished is not None else None
+    file = _text(game.file)
     rows: list[Row] = []
     for seat in range(4):
         team = seat & 1
-        call = rec.calls[seat]
-        call_step = rec.call_steps[seat]
-        given = rec.given[seat]
+        call = rnd.calls[seat]
+        call_line = rnd.call_lines[seat]
         row: Row = {
             "file": file,
-            "game": rec.game,
-            "round": _fit(rec.round, 32),
-            "line": _fit(rec.line, 32),
-            "status": rec.status,
+            "game": game.id,
+            "round": _fit(rnd.number, 32),
+            "line": _fit(rnd.line, 32),
+            "status": status,
             "seat": seat,
             "team": team,
             "partner": players[(seat + 2) & 3],
             "player": players[seat],
             "call": call,
-            "call_line": (_fit(rec.steps[call_step].line, 32)
-                          if call is not None and call_step is not None else None),
+            "call_line": _fit(call_line, 32) if call is not None else None,
             "call_success": (order[0] == seat) if call is not None and order else None,
             "finish_position": position.get(seat),
             "first_out": (order[0] == seat) if order else None,
             "double_victory_for": (dv and winners == team) if order else None,
             "double_victory_against": (dv and winners != team) if order else None,
-            "card_points": rec.pile_points[seat] if scored else None,
-            "team_card_points": rec.card_points[team] if scored else None,
-            "team_call_points": rec.call_points[team] if scored else None,
+            "card_points": result.pile_points[seat] if scored and result else None,
+            "team_card_points": result.card_points[team] if scored and result else None,
+            "team_call_points": result.call_points[team] if scored and result else None,
             "team_score": score[team] if score is not None else None,
             "opponent_score": score[1 - team] if score is not None else None,
             "recorded_team_score": _fit(recorded[team], 32) if recorded is not None else None,
@@ -604,52 +588,60 @@ def round_rows(rec: RoundRecord, file: str) -> list[Row]:
                 row[f"{prefix}_{name}"] = value
         for side, other in (("left", (seat + 1) & 3), ("partner", (seat + 2) & 3),
                             ("right", (seat + 3) & 3)):
-            gave = given.get(other)
-            got = rec.given[other].get(seat)
+            gave = given[seat].get(other)
+            got = given[other].get(seat)
             row[f"gave_to_{side}"] = TOKENS[gave] if gave is not None else None
             row[f"got_from_{side}"] = TOKENS[got] if got is not None else None
         row.update({
             "dragon_gifts_given": _fit(gifts_given[seat], 8),
             "dragon_gifts_received": _fit(gifts_received[seat], 8),
-            "tricks_won": _fit(tricks_won[seat], 8),
-            "bombs_played": _fit(rec.bombs[seat], 8),
-            "wish_made": _rank_token(rec.wish[1]) if rec.wish and wisher == seat else None,
-            "wish_fulfilled": (rec.wish_fulfilled_by is not None) if wisher == seat else None,
-            "fulfilled_wish": (rec.wish_fulfilled_by == seat) if rec.wish is not None else None,
+            "tricks_won": _fit(rnd.tricks_won[seat], 8),
+            "bombs_played": _fit(rnd.bombs[seat], 8),
+            "wish_made": _rank_token(rnd.wished) if wisher == seat else None,
+            "wish_fulfilled": (rnd.wish_fulfilled_by is not None) if wisher == seat else None,
+            "fulfilled_wish": ((rnd.wish_fulfilled_by == seat) if rnd.wished is not None
+                               else None),
         })
         rows.append(row)
     return rows
 
 
-def game_rows(rec: GameRecord, file: str) -> list[Row]:
-    """Four rows, one per seat: the game from that seat's side."""
-    players = rec.players
-    totals = rec.totals
-    recorded = rec.recorded_score
+def game_rows(game: GameState, seated: dict[tuple[int, str], tuple[int, str]] | None = None
+              ) -> list[Row]:
+    """One row per seat and person who played there: the game from that side.
+
+    ``seated``: ``(seat, name) -> (rounds played, partner's name)`` for every person who
+    played a round of the game; None (or empty): the players of ``game_start``, each
+    for all the game's rounds."""
+    totals = game.totals
+    recorded = game.recorded_score
     meta = None
-    if rec.meta is not None:
-        meta = json.dumps(rec.meta, ensure_ascii=False, separators=(",", ":"), default=str)
-    file = _text(file)
+    if game.meta is not None:
+        meta = json.dumps(game.meta, ensure_ascii=False, separators=(",", ":"), default=str)
+    if not seated:
+        seated = {(s, name): (game.rounds, game.players[(s + 2) & 3])
+                  for s, name in enumerate(game.players)}
+    file = _text(game.file)
     rows: list[Row] = []
-    for seat in range(4):
+    for (seat, name), (rounds, partner) in sorted(seated.items(), key=lambda kv: kv[0][0]):
         team = seat & 1
         rows.append({
             "file": file,
-            "game": rec.game,
-            "line": _fit(rec.line, 32),
+            "game": game.id,
+            "line": _fit(game.line, 32),
             "seat": seat,
             "team": team,
-            "partner": players[(seat + 2) & 3],
-            "player": players[seat],
-            "target": _fit(rec.target, 32),
-            "rounds_played": _fit(rec.rounds, 32),
+            "partner": partner,
+            "player": name,
+            "target": _fit(game.target, 32),
+            "rounds_played": _fit(rounds, 32),
             "team_score": _fit(totals[team], 32) if totals is not None else None,
             "opponent_score": _fit(totals[1 - team], 32) if totals is not None else None,
             "recorded_team_score": _fit(recorded[team], 32) if recorded is not None else None,
             "recorded_opponent_score": (_fit(recorded[1 - team], 32)
                                         if recorded is not None else None),
-            "won": (rec.won_by == team) if rec.won_by is not None else None,
-            "ended": rec.ended,
+            "won": (game.won_by == team) if game.won_by is not None else None,
+            "ended": game.ended,
             "meta": meta,
         })
     return rows
@@ -1345,41 +1337,14 @@ def ingest(
 
     result = IngestResult()
     writer = DatasetWriter(out, append=append, batch_rows=batch_rows, on_wait=on_wait)
-    current = [""]
-
-    def on_diagnostic(diag: Diagnostic) -> None:
-        if writer.active:
-            with _writing():
-                writer.add("violations", (violation_row(diag),))
-        if report is not None:
-            report(diag)
-
-    def on_round(rec: RoundRecord) -> None:
-        if writer.active:
-            name = getattr(rec, "file", None) or current[0]
-            with _writing():
-                writer.add("plays", play_rows(rec, name))
-                writer.add("rounds", round_rows(rec, name))
-
-    def on_game(rec: GameRecord) -> None:
-        if writer.active:
-            with _writing():
-                writer.add("games", game_rows(rec, getattr(rec, "file", None) or current[0]))
-
+    visitor = DatasetVisitor(writer, report)
     try:
         with fewer_full_collections(), writer:
             files, result.skipped = writer.new_logs(files, force)
             if not files:
                 writer.abort()  # nothing new: the dataset is left as it was
-            current[0] = str(files[0]) if files else ""
-            replayed = progress_over(list(files), on_diagnostic, show=show_progress,
-                                     trace=True, on_round=on_round, on_game=on_game,
-                                     variants=variants)
-            for i, (_, stats) in enumerate(replayed):
-                # progress_over replays files[i] before yielding it: the callbacks that
-                # come next belong to files[i + 1]
-                if i + 1 < len(files):
-                    current[0] = str(files[i + 1])
+            for _, stats in progress_over(list(files), visitor, show=show_progress,
+                                          variants=variants):
                 if isinstance(stats, LogError):
                     result.errors.append(stats)
                     writer.abort()
@@ -1398,6 +1363,93 @@ def ingest(
     return result
 
 
+class _OpenRound:
+    """What :class:`DatasetVisitor` holds of a round until it is closed."""
+
+    __slots__ = ("file", "plays", "previous_ts", "winning")
+
+    def __init__(self, file: str) -> None:
+        self.file = file  # the file column's value
+        self.plays: list[tuple[Row, Combo | None]] = []
+        self.previous_ts: float | None = None
+        self.winning: set[int] = set()  # ids of the combinations that took a trick
+
+
+class DatasetVisitor(Visitor):
+    """The replay's visitor that writes the four tables: a ``plays`` row per play and
+    pass (streamed; ``wins_trick`` set when the trick is taken), the ``rounds`` rows when
+    a round is closed, the ``games`` rows when a game ends, a ``violations`` row per
+    diagnostic (also handed to ``report``). Each round is credited to the players who
+    played it (``round_start.players``)."""
+
+    def __init__(self, writer: DatasetWriter | _RowSink,
+                 report: Callable[[Diagnostic], None] | None = None) -> None:
+        self.writer = writer
+        self.report = report
+        self._rounds: dict[str, _OpenRound] = {}
+        self._seated: dict[str, dict[tuple[int, str], tuple[int, str]]] = {}
+
+    def begin_round(self, game: GameState, rnd: RoundState) -> None:
+        self._rounds[game.id] = _OpenRound(_text(game.file))
+        seated = self._seated.setdefault(game.id, {})
+        for seat, name in enumerate(rnd.players):
+            rounds, partner = seated.get((seat, name), (0, rnd.players[(seat + 2) & 3]))
+            seated[(seat, name)] = (rounds + 1, partner)
+
+    def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
+        open_round = self._rounds.get(game.id)
+        if open_round is None:
+            return
+        ev = step.event
+        if type(ev) is Play or type(ev) is Pass:
+            row = play_row(game, rnd, step, open_round.previous_ts, open_round.file)
+            if row is not None:
+                open_round.plays.append((row, step.combo))
+        open_round.previous_ts = ev.ts
+
+    def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:
+        open_round = self._rounds.get(game.id)
+        if open_round is not None and trick.top is not None:
+            open_round.winning.add(id(trick.top))
+
+    def end_round(self, game: GameState, rnd: RoundState) -> None:
+        open_round = self._rounds.pop(game.id, None)
+        if not self.writer.active:
+            return
+        plays: list[Row] = []
+        if open_round is not None:
+            winning = open_round.winning
+            for row, combo in open_round.plays:
+                row["wins_trick"] = combo is not None and id(combo) in winning
+                plays.append(row)
+        with _writing():
+            self.writer.add("plays", plays)
+            self.writer.add("rounds", round_rows(game, rnd))
+
+    def end_game(self, game: GameState) -> None:
+        seated = self._seated.pop(game.id, None)
+        if self.writer.active:
+            with _writing():
+                self.writer.add("games", game_rows(game, seated))
+
+    def visit_diagnostic(self, diag: Diagnostic) -> None:
+        if self.writer.active:
+            with _writing():
+                self.writer.add("violations", (violation_row(diag),))
+        if self.report is not None:
+            self.report(diag)
+
+
+class _RowSink:
+    """Rows handed to a function instead of a :class:`DatasetWriter` (a work unit's rows,
+    staged by a worker: :func:`replay_rows`)."""
+
+    active = True
+
+    def __init__(self, add: Callable[[str, Sequence[Row]], None]) -> None:
+        self.add = add
+
+
 def replay_rows(
     path: Path,
     name: str,
@@ -1410,28 +1462,12 @@ def replay_rows(
     first_line: int = 1,
 ) -> FileStats:
     """Replay one work unit (a file, or a byte range of one: :func:`~tichu_analyze.logfile.\
-replay_file`) shown as ``name``, handing its rows to ``add(table, rows)``; ``report`` also
-    gets every diagnostic. :class:`LogError` when the file cannot be read."""
-
-    def on_diagnostic(diag: Diagnostic) -> None:
-        with _writing():
-            add("violations", (violation_row(diag),))
-        if report is not None:
-            report(diag)
-
-    def on_round(rec: RoundRecord) -> None:
-        with _writing():
-            add("plays", play_rows(rec, name))
-            add("rounds", round_rows(rec, name))
-
-    def on_game(rec: GameRecord) -> None:
-        with _writing():
-            add("games", game_rows(rec, name))
-
+replay_file`) shown as ``name``, handing its rows to ``add(table, rows)`` through a
+    :class:`DatasetVisitor`; ``report`` also gets every diagnostic. :class:`LogError` when
+    the file cannot be read."""
     try:
-        return replay_file(path, on_diagnostic, trace=True, on_round=on_round, on_game=on_game,
-                           display=name, variants=variants, start=start, end=end,
-                           first_line=first_line)
+        return replay_file(path, DatasetVisitor(_RowSink(add), report), display=name,
+                           variants=variants, start=start, end=end, first_line=first_line)
     except _WriteFailed as failure:
         raise failure.error from None
 

@@ -43,6 +43,7 @@ from .logfile import (
     replay_file,
     tch_game_id,
 )
+from .visitor import DiagnosticVisitor
 
 DASK_HINT = "install it with: pip install 'tichu-analyze[dask]'"
 """How to get the optional Dask support."""
@@ -339,7 +340,8 @@ class DaskBackend:
             raise DriverError(f"Dask worker {wrong[0]} runs tichu-analyze "
                               f"{versions[wrong[0]]}, this is {__version__}; install the "
                               "same version on every worker")
-        return max(1, sum(self._client.nthreads().values()))
+        threads: dict[str, int] = self._client.nthreads()
+        return max(1, sum(threads.values()))
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> _Future:
         self._n += 1
@@ -548,7 +550,7 @@ def check_task(units: list[Unit], variants: frozenset[str]) -> list[UnitResult]:
         found: list[Diagnostic] = []
         try:
             stats: FileStats | LogError = replay_file(
-                Path(u.path), found.append, display=u.name, variants=variants,
+                Path(u.path), DiagnosticVisitor(found.append), display=u.name, variants=variants,
                 start=u.start, end=u.end if u.ranged else None, first_line=u.first_line)
         except LogError as e:
             stats = e

@@ -29,7 +29,7 @@ class GameStart(_Event, tag="game_start", frozen=True):
 
 class RoundStart(_Event, tag="round_start", frozen=True):
     round: int
-    players: list[str] | None = None
+    players: Annotated[list[str], msgspec.Meta(min_length=4, max_length=4)] | None = None
 
 
 class Deal(_Event, tag="deal", frozen=True):

@@ -1,7 +1,8 @@
 """``tichu-analyze games``: what a log holds, one line per game.
 
-Built on the public replay API (:func:`logfile.replay_file` and its ``on_game``
-records) through :func:`summarize`, the one place that reads a game's record.
+Built on the public replay API (:func:`logfile.replay_file` with a visitor that is
+told of every game's end) through :func:`summarize`, the one place that reads a
+game's state.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from pathlib import Path
 from .diagnostics import Diagnostic
 from .logfile import replay_file
 from .output import printable
-from .replay import GameRecord
+from .state import GameState
+from .visitor import Visitor
 
 SEVERITIES = ("fatal", "error", "warning")
 
@@ -40,25 +42,33 @@ class GameSummary:
                 "line": self.line, "diagnostics": self.diagnostics}
 
 
-def summarize(rec: GameRecord, file: str) -> GameSummary:
-    """The listing of one game's record."""
-    score = rec.totals if rec.totals is not None else rec.recorded_score
-    return GameSummary(file, rec.game, list(rec.players), rec.rounds, rec.ended,
-                       list(score) if score is not None else None, rec.line)
+def summarize(game: GameState, file: str) -> GameSummary:
+    """The listing of one game, from its final state."""
+    score = game.totals if game.totals is not None else game.recorded_score
+    return GameSummary(file, game.id, list(game.players), game.rounds, game.ended,
+                       list(score) if score is not None else None, game.line)
+
+
+class _Games(Visitor):
+    """Summarizes every game as it ends and counts the diagnostics by game."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.found: list[GameSummary] = []
+        self.by_game: Counter[tuple[str | None, str]] = Counter()
+
+    def end_game(self, game: GameState) -> None:
+        self.found.append(summarize(game, self.file))
+
+    def visit_diagnostic(self, diag: Diagnostic) -> None:
+        self.by_game[diag.game, str(diag.severity)] += 1
 
 
 def list_games(path: Path, variants: frozenset[str] = frozenset()) -> list[GameSummary]:
     """Every game of one log file, in the order they end (raises ``LogError``)."""
-    found: list[GameSummary] = []
-    by_game: Counter[tuple[str | None, str]] = Counter()
-
-    def count(d: Diagnostic) -> None:
-        by_game[d.game, str(d.severity)] += 1
-
-    def add(rec: GameRecord) -> None:
-        found.append(summarize(rec, str(path)))
-
-    replay_file(path, count, trace=True, on_game=add, variants=variants)
+    visitor = _Games(str(path))
+    replay_file(path, visitor, variants=variants)
+    found, by_game = visitor.found, visitor.by_game
     for g in found:
         for sev in SEVERITIES:
             g.diagnostics[sev] = by_game[g.game, sev]

@@ -26,7 +26,8 @@ from zstandard import ZstdError as _ZstdError
 from .atomicfile import atomic_writer
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, Event, Exchange, GameEnd
-from .replay import GameRecord, Replay, RoundRecord
+from .replay import Replay
+from .visitor import DiagnosticVisitor, Visitor
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
 """File names recognised when a directory is searched."""
@@ -85,7 +86,7 @@ def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
         import zstandard
 
         reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader)  # type: ignore[arg-type]
+        return io.BufferedReader(reader)
     return raw
 
 
@@ -348,11 +349,8 @@ def replay_tch(source: bytes | IO[bytes], game_id: str, replay: Replay) -> int:
 
 def replay_file(
     path: Path,
-    report: Callable[[Diagnostic], None],
+    visitor: Visitor,
     *,
-    trace: bool = False,
-    on_round: Callable[[RoundRecord], None] | None = None,
-    on_game: Callable[[GameRecord], None] | None = None,
     display: str | None = None,
     progress: Callable[[int], None] | None = None,
     variants: frozenset[str] = frozenset(),
@@ -361,10 +359,13 @@ def replay_file(
     end: int | None = None,
     first_line: int = 1,
 ) -> FileStats:
-    """Replay every game of one log file, reporting diagnostics as they are found.
+    """Replay every game of one log file; ``visitor`` follows it
+    (:class:`~tichu_analyze.visitor.Visitor`: games, rounds, events, tricks, and the
+    diagnostics as they are found).
 
-    ``progress``, if given, is called now and then with the number of bytes of
-    the file (compressed bytes for a compressed file) read so far.
+    ``display``: the file's name in diagnostics (default: ``path``). ``progress``, if
+    given, is called now and then with the number of bytes of the file (compressed
+    bytes for a compressed file) read so far.
     ``stop_after_game``: stop reading a JSON-lines log once that game has ended.
     ``start``, ``end`` and ``first_line`` replay only the lines of an uncompressed
     JSON-lines file between two byte offsets (``start`` at a line start, which is
@@ -372,8 +373,7 @@ def replay_file(
     Raises :class:`LogError` when the file cannot be read.
     """
     name = display or str(path)
-    replay = Replay(name, report, trace=trace, on_round=on_round, on_game=on_game,
-                    variants=variants)
+    replay = Replay(name, visitor, variants=variants)
     if is_tch(path):
         try:
             with open(path, "rb") as tch:
@@ -393,8 +393,8 @@ def replay_file(
             try:
                 last = replay_stream(stream, replay, tick, stop_after_game, first_line)
             except (OSError, EOFError, zlib.error, _ZstdError) as e:
-                # reading or decompressing failed (the replay's callbacks raise
-                # nothing of these: the dataset writer carries its own errors)
+                # reading or decompressing failed (visitors raise nothing of
+                # these: the dataset writer carries its own errors)
                 raise LogError(f"{name}: cannot read: {e}") from e
     still_open = sum(1 for game in replay.games.values() if not game.ended)
     replay.finish(last)
@@ -415,7 +415,7 @@ def check_file(path: str | os.PathLike[str],
                variants: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every diagnostic of one log file, in the order found."""
     found: list[Diagnostic] = []
-    replay_file(Path(path), found.append, variants=variants)
+    replay_file(Path(path), DiagnosticVisitor(found.append), variants=variants)
     return found
 
 
@@ -449,7 +449,7 @@ def write_lines(lines: Iterable[bytes], path: str | os.PathLike[str]) -> int:
         elif str(path).endswith(".zst"):
             import zstandard
 
-            sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)  # type: ignore[assignment]
+            sink = zstandard.ZstdCompressor().stream_writer(raw, closefd=False)
         else:
             sink = raw
         for line in lines:

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from .atomicfile import write_atomic
+from .datasets import DatasetError
 from .safetext import clean
-from .stats import Dataset, DatasetError, collect, focus, wilson
+from .stats import Dataset, collect, focus, wilson
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
     from matplotlib.axes import Axes

@@ -19,34 +19,33 @@ from rich.progress import (
 from .diagnostics import Diagnostic
 from .driver import Backend, backend, check_task, plan, run
 from .logfile import FileStats, LogError, replay_file
-from .replay import GameRecord, RoundRecord
+from .visitor import Visitor, only_diagnostics
 
 
 def progress_over(
     files: list[Path],
-    report: Callable[[Diagnostic], None],
+    visitor: Visitor,
     *,
     show: bool = True,
-    trace: bool = False,
-    on_round: Callable[[RoundRecord], None] | None = None,
-    on_game: Callable[[GameRecord], None] | None = None,
     jobs: int = 1,
     variants: frozenset[str] = frozenset(),
     scheduler: str | None = None,
     notice: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[Path, FileStats | LogError]]:
-    """Replay each file in turn, with a progress bar (by bytes) on stderr when it is
-    a terminal.
+    """Replay each file in turn, followed by ``visitor``, with a progress bar (by bytes)
+    on stderr when it is a terminal.
 
-    With ``jobs`` > 1 or a Dask ``scheduler`` (and no trace), the files are cut into
-    work units run by :mod:`tichu_analyze.driver` (``jobs`` local processes, or Dask);
-    results still come back in file order, and diagnostics in the order of a serial run.
-    ``notice`` gets the driver's notes (the Dask dashboard's address).
+    With ``jobs`` > 1 or a Dask ``scheduler``, and a visitor that only takes diagnostics
+    (:func:`~tichu_analyze.visitor.only_diagnostics`), the files are cut into work units
+    run by :mod:`tichu_analyze.driver` (``jobs`` local processes, or Dask); results still
+    come back in file order, and diagnostics in the order of a serial run. ``notice`` gets
+    the driver's notes (the Dask dashboard's address).
     """
     show = show and sys.stderr.isatty()
     sizes = [_size(p) for p in files]
-    if not trace and (scheduler is not None or jobs > 1):
-        yield from _driven(files, sizes, report, show, variants, backend(jobs, scheduler, notice))
+    if (scheduler is not None or jobs > 1) and only_diagnostics(visitor):
+        yield from _driven(files, sizes, visitor.visit_diagnostic, show, variants,
+                           backend(jobs, scheduler, notice))
         return
     with progress_bar(show) as bar:
         task = bar.add_task("replaying", total=sum(sizes))
@@ -59,8 +58,7 @@ def progress_over(
 
             try:
                 stats: FileStats | LogError = replay_file(
-                    path, report, trace=trace, on_round=on_round, on_game=on_game,
-                    progress=moved if show else None, variants=variants,
+                    path, visitor, progress=moved if show else None, variants=variants,
                 )
             except LogError as e:
                 stats = e

@@ -1,18 +1,26 @@
 """The replay engine: applies format-1 events to game states and checks every rule.
 
 Pure: no I/O. Feed it typed events (``events``) with their log line numbers,
-in file order, through a :class:`Replay`; it reports each violation as a
-:class:`~tichu_analyze.diagnostics.Diagnostic` to the ``report`` callback and,
-when built with ``trace=True``, hands a :class:`RoundRecord` (every step of the
-round, its tricks and its result) and a :class:`GameRecord` to the observer
-callbacks. The rules are those of ``rules.md``; comments cite its sections.
+in file order, through a :class:`Replay`. It applies each event to the game's
+public state (:mod:`tichu_analyze.state`: one :class:`~tichu_analyze.state.GameState`
+per game), in one place per event type, and tells its
+:class:`~tichu_analyze.visitor.Visitor` of games, rounds, events, tricks and every
+violation (a :class:`~tichu_analyze.diagnostics.Diagnostic`). The rules are those
+of ``rules.md``; comments cite its sections.
 
 Usage::
 
-    replay = Replay("game.jsonl", report=diagnostics.append)
+    found = []
+    replay = Replay("game.jsonl", DiagnosticVisitor(found.append))
     for line, event in events:
         replay.feed(line, event)
     replay.finish(last_line)
+
+The rule code keeps no records for consumers: each handler applies its event to
+the state and returns what became of it (skipped, a lead, out of turn, discarded);
+when the visitor wants steps (:func:`~tichu_analyze.visitor.traces`), :meth:`Replay.feed`
+builds the :class:`~tichu_analyze.state.Step` around the handler from the state
+before and after it.
 
 Decisions where rules.md leaves room (also in docs/rules.md):
 
@@ -37,8 +45,6 @@ Decisions where rules.md leaves room (also in docs/rules.md):
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from enum import IntEnum
 
 from .cards import (
     BIT,
@@ -53,7 +59,7 @@ from .cards import (
     format_cards,
     points,
 )
-from .combos import Combo, Kind, beats, can_play_rank, classify, describe
+from .combos import Combo, Kind, beats, classify, describe
 from .diagnostics import RULES, Diagnostic
 from .events import (
     Call,
@@ -68,136 +74,30 @@ from .events import (
     RoundEnd,
     RoundStart,
 )
+from .state import (
+    STATUS_INCOMPLETE,
+    STATUS_SCORED,
+    STATUS_SKIPPED,
+    GameState,
+    Phase,
+    RoundState,
+    Step,
+    Trick,
+    double_victory,
+    round_over,
+    score_round,
+    wish_play,
+)
+from .visitor import Visitor, traces
 
 __all__ = [
-    "GameRecord",
+    "STATUS_INCOMPLETE",
+    "STATUS_SCORED",
+    "STATUS_SKIPPED",
     "Phase",
     "Replay",
-    "RoundRecord",
-    "Step",
-    "Trick",
 ]
 
-
-class Phase(IntEnum):
-    """Where a round stands."""
-
-    DEAL = 0  # round_start seen, waiting for the first deal
-    GRAND = 1  # first 8 cards dealt: Grand Tichu calls
-    EXCHANGE = 2  # all 14 dealt: exchanges (and Tichu calls)
-    PLAY = 3
-    OVER = 4  # the rules ended the round
-    SKIPPED = 5  # a fatal diagnostic: skip to the next round_start
-
-
-STATUS_SCORED = "scored"
-STATUS_INCOMPLETE = "incomplete"
-STATUS_SKIPPED = "skipped"
-
-
-@dataclass(slots=True)
-class Step:
-    """One event of a round as the replay applied it (trace mode)."""
-
-    index: int  # the event's position among the game's events, from 0
-    line: int
-    event: Event
-    trick: int | None
-    seat: int | None = None
-    combo: Combo | None = None
-    top: Combo | None = None  # what was on the table before a play or pass
-    top_seat: int | None = None
-    lead: bool = False
-    out_of_turn: bool = False
-    wish_open: int | None = None  # the open wish before the event
-    wish_fulfilled: bool = False
-    cards_left: int | None = None
-    trick_points: int | None = None  # card points in the trick after the play
-    went_out: bool = False
-    skipped: bool = False  # the event was not applied
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Trick:
-    """A finished trick (trace mode)."""
-
-    number: int
-    leader: int
-    winner: int
-    cards: int
-    points: int
-    taken_by: int  # the winner, or whom the Dragon's trick was given to
-    last_step: int  # index in RoundRecord.steps of the trick's last play
-    dragon: bool = False
-    dog: bool = False
-
-
-@dataclass(slots=True)
-class RoundRecord:
-    """Everything the replay learned about one round (trace mode)."""
-
-    game: str
-    round: int
-    players: list[str]
-    line: int
-    file: str = ""
-    status: str = STATUS_INCOMPLETE
-    hands8: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    hands14: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    hands_played: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # after the exchange
-    # per seat: {to_seat: card}
-    given: list[dict[int, int]] = field(default_factory=lambda: [{}, {}, {}, {}])
-    calls: list[str | None] = field(default_factory=lambda: [None] * 4)
-    call_steps: list[int | None] = field(default_factory=lambda: [None] * 4)
-    finish_order: list[int] = field(default_factory=list)
-    double_victory: bool = False
-    card_points: list[int] = field(default_factory=lambda: [0, 0])  # per team, after transfers
-    # (after a double victory: 200 for the winners, 0 for the others)
-    pile_points: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # per seat: its tricks
-    # (incl. Dragon tricks given to it), before the last seat's hand and tricks are handed over
-    call_points: list[int] = field(default_factory=lambda: [0, 0])
-    score: list[int] | None = None  # computed
-    recorded_score: list[int] | None = None
-    recorded_finish: list[int] | None = None
-    dragon_gifts: list[tuple[int, int]] = field(default_factory=list)  # (winner, to)
-    bombs: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    wish: tuple[int, int] | None = None  # (seat, rank)
-    wish_fulfilled_by: int | None = None  # seat
-    steps: list[Step] = field(default_factory=list)
-    tricks: list[Trick] = field(default_factory=list)
-    hands_end: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # when the round ended
-    table_end: int = 0  # cards of a trick still on the table when the round ended
-
-
-@dataclass(slots=True)
-class GameRecord:
-    """A game's players and results (trace mode)."""
-
-    game: str
-    players: list[str]
-    target: int
-    meta: dict[str, object] | None
-    line: int
-    file: str = ""
-    rounds: int = 0
-    totals: list[int] | None = field(default_factory=lambda: [0, 0])
-    won_by: int | None = None  # team, once a team reached the target with more points
-    recorded_score: list[int] | None = None
-    ended: bool = False  # a game_end event was seen
-
-
-def _build_next() -> tuple[tuple[int, ...], ...]:
-    """``_NEXT[holding][seat]``: the first seat after ``seat`` whose bit is set in
-    ``holding`` (the seats that still hold cards)."""
-    return tuple(
-        tuple(next(((seat + k) & 3 for k in (1, 2, 3, 4) if holding >> ((seat + k) & 3) & 1),
-                   seat) for seat in range(4))
-        for holding in range(16)
-    )
-
-
-_NEXT = _build_next()
 _SKIPPED = Phase.SKIPPED
 _PLAY = Phase.PLAY
 _OVER = Phase.OVER
@@ -208,8 +108,15 @@ _MAHJONG_BIT = BIT[MAHJONG]
 _FOUR = Kind.FOUR_OF_A_KIND
 _SINGLE = Kind.SINGLE
 _TOKEN_BIT: dict[str, int] = {t: BIT[c] for t, c in CARD_BY_TOKEN.items()}
+_SEAT_KEYS: dict[str, int] = {str(s): s for s in range(10)}  # "give" keys naming seats
 _MEMO: dict[int, Combo | None] = {}
 _MEMO_LIMIT = 1 << 17
+
+# What a handler did with its event (its return value; 0: applied as it stands)
+SKIPPED = 1  # not applied
+LEAD = 2  # a play that led a new trick
+OUT_OF_TURN = 4  # a play or pass out of turn (still applied)
+DISCARD = 8  # a play that formed no combination (P002) or the Dog not led (P007)
 
 
 def _mask_of_tokens(tokens: list[str]) -> int | None:
@@ -240,121 +147,44 @@ def _classify(mask: int, phoenix: int | None, top: Combo | None,
         return combo
 
 
-class _Round:
-    """Mutable state of the round being replayed."""
-
-    __slots__ = (
-        "number",
-        "phase",
-        "hands",
-        "dealt8",
-        "calls",
-        "played",
-        "exchanges",
-        "out",
-        "piles",
-        "trick",
-        "top",
-        "top_seat",
-        "trick_cards",
-        "turn",
-        "passed",
-        "closing",
-        "after_dog",
-        "wish",
-        "dragon_due",
-        "round_end_seen",
-        "score",
-        "record",
-        "leader",
-        "holding",
-        "penalty",
-        "unreadable_exchange",
-    )
-
-    def __init__(self, number: int) -> None:
-        self.number = number
-        self.phase = Phase.DEAL
-        self.hands = [0, 0, 0, 0]
-        self.dealt8 = [0, 0, 0, 0]
-        self.calls: list[str | None] = [None, None, None, None]
-        self.played = [False, False, False, False]
-        self.exchanges: list[dict[int, int] | None] = [None, None, None, None]
-        self.out: list[int] = []
-        self.piles = [0, 0, 0, 0]
-        self.trick = 0
-        self.top: Combo | None = None
-        self.top_seat = -1
-        self.trick_cards = 0
-        self.turn = -1  # seat on turn; while top is None, the seat entitled to lead
-        self.passed = 0  # seats (bits) that passed since the last play
-        self.closing = False  # every other seat passed: the trick is over but for a bomb
-        self.after_dog = False
-        self.wish: int | None = None
-        self.dragon_due = False  # the round ended on a Dragon trick that is not given yet
-        self.round_end_seen = False
-        self.score: list[int] | None = None
-        self.record: RoundRecord | None = None
-        self.leader = -1
-        self.holding = 0b1111  # seats that still hold cards, as bits
-        self.penalty = [0, 0]  # per team: points from the wish-penalty-200 variant
-        self.unreadable_exchange = False  # an exchange was skipped (L002/L003)
-
-
-class _Game:
-    __slots__ = ("id", "players", "target", "totals", "won_by", "round", "last_round", "rec",
-                 "events", "warned_continue", "ended")
-
-    def __init__(self, ev: GameStart, line: int, trace: bool) -> None:
-        self.id = ev.game
-        self.players = ev.players
-        self.target = ev.target
-        self.totals: list[int] | None = [0, 0]
-        self.won_by: int | None = None
-        self.round: _Round | None = None
-        self.last_round = 0
-        self.events = 0
-        self.warned_continue = False
-        self.ended = False
-        self.rec = (
-            GameRecord(ev.game, list(ev.players), ev.target, ev.meta, line) if trace else None
-        )
-
-
 class Replay:
     """Replays the events of one log file, game by game, and checks the rules.
 
-    ``report`` receives every diagnostic as it is found. In trace mode,
-    ``on_round`` receives each round's :class:`RoundRecord` once the round is
-    closed, and ``on_game`` each :class:`GameRecord` at ``game_end`` or at
-    :meth:`finish`.
+    ``visitor`` is told of every game, round, event, trick and diagnostic
+    (:class:`~tichu_analyze.visitor.Visitor`). ``games`` holds each game's
+    :class:`~tichu_analyze.state.GameState` by id.
     """
 
     def __init__(
         self,
         file: str,
-        report: Callable[[Diagnostic], None],
+        visitor: Visitor | None = None,
         *,
-        trace: bool = False,
-        on_round: Callable[[RoundRecord], None] | None = None,
-        on_game: Callable[[GameRecord], None] | None = None,
         variants: frozenset[str] = frozenset(),
     ) -> None:
         self.file = file
         self._wish_penalty = "wish-penalty-200" in variants
         self._dog_bombs = "dog-can-be-bombed" in variants
         self._phoenix_bombs = "phoenix-in-bombs" in variants
-        self._report = report
-        self.trace = trace
-        self._on_round = on_round
-        self._on_game = on_game
-        self.games: dict[str, _Game] = {}
+        self.visitor = visitor if visitor is not None else Visitor()
+        self._report: Callable[[Diagnostic], None] = self.visitor.visit_diagnostic
+        self._trace = traces(self.visitor)
+        self._visit_event = self.visitor.visit_event
+        self.games: dict[str, GameState] = {}
         self.events = 0
         self.rounds = 0
         self._line = 0
-        self._game: _Game | None = None
+        self._game: GameState | None = None
+        # tracing: the step of the event being applied, its round, what the state was
+        # before it, and the tricks it ended (told after the step)
         self._step: Step | None = None
-        self._handlers: dict[type, Callable[[_Game, _Round | None, Event], None]] = {
+        self._step_round: RoundState | None = None
+        self._top_before: Combo | None = None
+        self._top_seat_before = -1
+        self._reached = False
+        self._hand_before = 0
+        self._ended: list[Trick] = []
+        self._handlers: dict[type, Callable[[GameState, RoundState | None, Event], int]] = {
             RoundStart: self._round_start,  # type: ignore[dict-item]
             Deal: self._deal,  # type: ignore[dict-item]
             Call: self._call,  # type: ignore[dict-item]
@@ -378,36 +208,121 @@ class Replay:
             return
         self._game = game
         rnd = game.round
-        if self.trace:
+        trace = self._trace
+        if trace:
             game.events += 1
         if rnd is not None:
-            if rnd.phase == _SKIPPED and kind is not RoundStart:
-                if self.trace and rnd.record is not None:  # shown, but not checked
-                    rnd.record.steps.append(Step(game.events - 1, line, ev, rnd.trick or None,
-                                                 getattr(ev, "seat", None), skipped=True))
+            if rnd.phase is _SKIPPED and kind is not RoundStart:  # (phases are singletons)
+                if trace:  # shown, but not checked
+                    self.visitor.visit_event(game, rnd, Step(
+                        game.events - 1, line, ev, rnd.trick or None, getattr(ev, "seat", None),
+                        skipped=True))
                 if kind is RoundEnd and not rnd.round_end_seen:
                     rnd.round_end_seen = True
                     self._count_recorded(game, rnd, ev)  # type: ignore[arg-type]
                 elif kind is GameEnd:
                     self._game_end(game, rnd, ev)  # type: ignore[arg-type]
                 return
-            if self.trace:
-                self._step = None
-                if rnd.record is not None and kind is not RoundStart:
-                    step = Step(game.events - 1, line, ev, rnd.trick or None,
-                                getattr(ev, "seat", None))
-                    step.wish_open = rnd.wish
-                    rnd.record.steps.append(step)
-                    self._step = step
+            if trace and kind is not RoundStart:  # the step: what the state was before
+                step = Step(game.events - 1, line, ev, rnd.trick or None,
+                            getattr(ev, "seat", None))
+                step.wish_open = rnd.wish
+                if kind is Play or kind is Pass:
+                    self._before_play(rnd, step)
+                self._step = step
+                self._step_round = rnd
             if rnd.dragon_due or (rnd.closing and rnd.top.cards == _DRAGON_BIT):  # type: ignore[union-attr]
                 self._check_dragon_gift_due(game, rnd, ev)
-        self._handlers[kind](game, game.round, ev)
-        if self.trace:
-            self._step = None
+        outcome = self._handlers[kind](game, rnd, ev)
+        if trace:
+            self._end_step(outcome)
 
-    def _game_level(self, line: int, ev: Event, game: _Game | None) -> None:
-        """``game_start``, and events of unknown or ended games."""
+    # ---------------------------------------------------------------- tracing
+
+    def _before_play(self, rnd: RoundState, step: Step) -> None:
+        """Tracing: what a play or pass found on the table."""
+        seat = step.seat
+        assert seat is not None
+        self._reached = rnd.phase is _PLAY and rnd.hands[seat] != 0
+        self._top_before = rnd.top
+        self._top_seat_before = rnd.top_seat
+        self._hand_before = rnd.hands[seat]
+
+    def _end_step(self, outcome: int) -> None:
+        """Tracing: complete the step of the event just applied from the state, and tell
+        the visitor of it and of the tricks it ended."""
+        step = self._step
+        rnd = self._step_round
+        if step is None or rnd is None:
+            return
         self._step = None
+        ev = step.event
+        kind = type(ev)
+        if outcome & SKIPPED:
+            step.skipped = True
+        elif kind is Play:
+            hand = rnd.hands[ev.seat]  # type: ignore[union-attr]
+            step.cards_left = hand.bit_count()
+            step.went_out = not hand
+            if outcome & DISCARD:  # the cards joined the trick (or the round's last one)
+                step.trick_points = (self._ended[-1].points if self._ended
+                                     else points(rnd.trick_cards))
+            else:
+                top = rnd.top
+                if top is not None:
+                    step.combo = top
+                    step.trick_points = points(rnd.trick_cards)
+                else:  # the play ended its trick (the Dog, or the third seat out)
+                    ended = self._ended[-1]
+                    step.combo = ended.top
+                    step.trick_points = ended.points
+                if outcome & LEAD:
+                    step.lead = True
+                else:
+                    step.out_of_turn = outcome & OUT_OF_TURN != 0
+                    if self._top_before is not None:
+                        step.top = self._top_before
+                        step.top_seat = self._top_seat_before
+                step.wish_fulfilled = step.wish_open is not None and rnd.wish is None
+        if kind is Pass:
+            step.out_of_turn = outcome & OUT_OF_TURN != 0
+            if self._reached:
+                top = rnd.top
+                step.top = top
+                step.top_seat = rnd.top_seat if top is not None else None
+                step.cards_left = rnd.hands[ev.seat].bit_count()  # type: ignore[union-attr]
+                step.trick_points = points(rnd.trick_cards) if top is not None else 0
+        step.trick = rnd.trick or None
+        if step.diagnostics and step.wish_open is not None and any(
+                d.code == "W001" for d in step.diagnostics):
+            # what the seat could have played: the state's wish query, as the table was
+            step.wish_play = wish_play(self._hand_before, step.wish_open,
+                                       None if step.lead else self._top_before)
+        game = self._game
+        assert game is not None
+        self._visit_event(game, rnd, step)
+        if self._ended:
+            self._tell_tricks(game, rnd)
+
+    def _tell_tricks(self, game: GameState, rnd: RoundState) -> None:
+        ended = self._ended
+        if ended:
+            self._ended = []
+            for trick in ended:
+                self.visitor.visit_trick(game, rnd, trick)
+
+    def _record_trick(self, rnd: RoundState, winner: int, taker: int, dog: bool) -> None:
+        """Tracing: the trick on the table is taken."""
+        top = rnd.top
+        cards = rnd.trick_cards
+        self._ended.append(Trick(
+            rnd.trick, rnd.leader, winner, cards, points(cards), taker, top,
+            dragon=top is not None and top.cards == _DRAGON_BIT, dog=dog))
+        if self._step is None and self._game is not None:
+            self._tell_tricks(self._game, rnd)
+
+    def _game_level(self, line: int, ev: Event, game: GameState | None) -> None:
+        """``game_start``, and events of unknown or ended games."""
         if type(ev) is GameStart:
             if game is not None:
                 self._emit_at(None, None, "L006", f"game {ev.game!r} was already started "
@@ -431,7 +346,6 @@ class Replay:
         self._line = line
         game = self.games.get(game_id) if game_id is not None else None
         self._game = game
-        self._step = None
         rnd = game.round if game is not None else None
         if rnd is not None and rnd.phase == _SKIPPED:
             return
@@ -448,7 +362,6 @@ class Replay:
         self._line = last_line
         for game in self.games.values():
             self._game = game
-            self._step = None
             if game.round is not None:
                 self._leave_round(game, game.round, "the log ends")
             if not game.ended:
@@ -460,11 +373,11 @@ class Replay:
         game = self._game
         self._emit_at(game, game.round if game else None, code, message, seat)
 
-    def _emit_at(self, game: _Game | None, rnd: _Round | None, code: str, message: str,
+    def _emit_at(self, game: GameState | None, rnd: RoundState | None, code: str, message: str,
                  seat: int | None, game_id: str | None = None) -> None:
         player = None
-        if game is not None and seat is not None and 0 <= seat < 4:
-            player = game.players[seat]
+        if game is not None and seat is not None and 0 <= seat < game.seats:
+            player = rnd.players[seat] if rnd is not None else game.seating[seat]
         diag = Diagnostic(
             code,
             RULES[code].severity,
@@ -484,8 +397,13 @@ class Replay:
         self._report(diag)
 
     def _who(self, seat: int) -> str:
+        """``Name (seat n)``: the seat's player in the round being played."""
         game = self._game
-        return f"{game.players[seat]} (seat {seat})" if game is not None else f"seat {seat}"
+        if game is None:
+            return f"seat {seat}"
+        rnd = game.round
+        names = rnd.players if rnd is not None else game.seating
+        return f"{names[seat]} (seat {seat})"
 
     # ------------------------------------------------------------ game level
 
@@ -496,38 +414,45 @@ class Replay:
                           "game_start needs four distinct, non-empty player names", None,
                           game_id=ev.game)
             return
-        self.games[ev.game] = game = _Game(ev, line, self.trace)
-        if game.rec is not None:
-            game.rec.file = self.file
+        self.games[ev.game] = game = GameState(ev.game, ev.players, ev.target, ev.meta, line,
+                                               self.file)
+        self.visitor.begin_game(game)
 
-    def _round_start(self, game: _Game, rnd: _Round | None, ev: RoundStart) -> None:
+    def _round_start(self, game: GameState, rnd: RoundState | None, ev: RoundStart) -> int:
         expected = game.last_round + 1
         if ev.round != expected:
             self._emit("L007", f"round {ev.round} does not follow round {game.last_round}; "
                        f"expected round {expected}")
-            return
+            return SKIPPED
+        names = ev.players
+        if names is not None and (len(names) != game.seats or len(set(names)) != len(names)
+                                  or not all(n.strip() for n in names)):
+            self._emit("L002", f"round_start.players needs {game.seats} distinct, non-empty "
+                       "player names; the round_start is skipped")
+            return SKIPPED
         if rnd is not None:
             self._leave_round(game, rnd, f"round {ev.round} starts")
-        rnd = _Round(ev.round)
+        if names is not None:
+            game.seating = list(names)
+        rnd = RoundState(ev.round, list(game.seating), self._line, self._phoenix_bombs)
         game.round = rnd
         game.last_round = ev.round
         self.rounds += 1
-        if self.trace:
-            rnd.record = RoundRecord(game.id, ev.round, list(game.players), self._line,
-                                     self.file)
-            step = Step(game.events - 1, self._line, ev, None)
-            rnd.record.steps.append(step)
-            self._step = step
+        self.visitor.begin_round(game, rnd)
+        if self._trace:
+            self._step = Step(game.events - 1, self._line, ev, None)
+            self._step_round = rnd
         if game.won_by is not None and not game.warned_continue:
             game.warned_continue = True
             self._emit("S004", f"round {ev.round} is played although team {game.won_by} "
                        f"already won the game ({self._totals(game)})")
+        return 0
 
     @staticmethod
-    def _totals(game: _Game) -> str:
+    def _totals(game: GameState) -> str:
         return f"{game.totals[0]} to {game.totals[1]}" if game.totals else "totals unknown"
 
-    def _leave_round(self, game: _Game, rnd: _Round, why: str) -> None:
+    def _leave_round(self, game: GameState, rnd: RoundState, why: str) -> None:
         """The log moves on from ``rnd`` (next round, game end, end of file)."""
         if rnd.dragon_due:
             self._missing_gift(game, rnd)
@@ -536,51 +461,40 @@ class Replay:
         self._close_round(game, rnd)
         game.round = None
 
-    def _incomplete(self, game: _Game, rnd: _Round, why: str) -> None:
+    def _incomplete(self, game: GameState, rnd: RoundState, why: str) -> None:
         self._emit("L008", f"round {rnd.number} is not over when {why}; it is not scored")
 
-    def _close_round(self, game: _Game, rnd: _Round) -> None:
+    def _close_round(self, game: GameState, rnd: RoundState) -> None:
         """The round is left (next round, game end, end of file)."""
         if rnd.score is None and not rnd.round_end_seen:
             game.totals = None  # neither scored nor recorded: the game total is unknown
-        if game.rec is not None:
-            game.rec.rounds += 1
-        rec = rnd.record
-        if rec is not None:
-            if rnd.phase == Phase.SKIPPED:
-                rec.status = STATUS_SKIPPED
-            elif rnd.score is not None:
-                rec.status = STATUS_SCORED
-            if self._on_round is not None:
-                self._on_round(rec)
+        game.rounds += 1
+        if self._trace:
+            self._end_step(0)  # the game_end that closes the round belongs to it
+            self._tell_tricks(game, rnd)
+        self.visitor.end_round(game, rnd)
 
-    def _close_game(self, game: _Game) -> None:
-        if game.rec is not None:
-            game.rec.totals = list(game.totals) if game.totals is not None else None
-            game.rec.won_by = game.won_by
-            if self._on_game is not None:
-                self._on_game(game.rec)
+    def _close_game(self, game: GameState) -> None:
+        self.visitor.end_game(game)
 
-    def _count_recorded(self, game: _Game, rnd: _Round, ev: RoundEnd) -> None:
+    def _count_recorded(self, game: GameState, rnd: RoundState, ev: RoundEnd) -> None:
         """A round the replay could not score counts with its recorded score."""
-        if rnd.record is not None:
-            rnd.record.recorded_score = ev.score
-            rnd.record.recorded_finish = ev.finish_order
+        rnd.recorded_score = ev.score
+        rnd.recorded_finish = ev.finish_order
         if ev.score is None:
             game.totals = None
         elif game.totals is not None:
             game.totals = [game.totals[0] + ev.score[0], game.totals[1] + ev.score[1]]
             self._check_won(game)
 
-    def _check_won(self, game: _Game) -> None:
+    def _check_won(self, game: GameState) -> None:
         t = game.totals
         if t is not None and game.won_by is None and max(t) >= game.target and t[0] != t[1]:
             game.won_by = 0 if t[0] > t[1] else 1  # rules 7.6
 
-    def _game_end(self, game: _Game, rnd: _Round | None, ev: GameEnd) -> None:
+    def _game_end(self, game: GameState, rnd: RoundState | None, ev: GameEnd) -> int:
         if rnd is not None:
             self._leave_round(game, rnd, "the game ends")
-        self._step = None
         if game.totals is not None:
             if ev.score is not None and list(ev.score) != game.totals:
                 self._emit("S003", f"game_end records {ev.score[0]} to {ev.score[1]}, but the "
@@ -588,11 +502,10 @@ class Replay:
             if game.won_by is None:
                 self._emit("S004", f"game_end before a team reached the target of "
                            f"{game.target} with more points ({self._totals(game)})")
-        if game.rec is not None:
-            game.rec.recorded_score = ev.score
-            game.rec.ended = True
+        game.recorded_score = ev.score
         game.ended = True
         self._close_game(game)
+        return 0
 
     # ----------------------------------------------------------- deal & calls
 
@@ -617,7 +530,7 @@ class Replay:
             m |= b
         return m
 
-    def _out_of_sequence(self, rnd: _Round | None, what: str, seat: int | None = None,
+    def _out_of_sequence(self, rnd: RoundState | None, what: str, seat: int | None = None,
                          needs_cards: bool = False) -> None:
         """L007. ``needs_cards``: the event needs the dealt hands (exchange, play, pass)."""
         where = {
@@ -637,10 +550,10 @@ class Replay:
             return
         self._emit("L007", f"{what} is not allowed {where}", seat)
 
-    def _deal(self, game: _Game, rnd: _Round | None, ev: Deal) -> None:
+    def _deal(self, game: GameState, rnd: RoundState | None, ev: Deal) -> int:
         if rnd is None or rnd.phase not in (Phase.DEAL, Phase.GRAND):
             self._out_of_sequence(rnd, "a deal")
-            return
+            return 0
         first = rnd.phase == Phase.DEAL
         size = 8 if first else 6
         masks = []
@@ -649,35 +562,33 @@ class Replay:
             if m is None:
                 m = self._tokens(hand, f"deal to seat {seat}", None)
                 if m is None:
-                    return
+                    return SKIPPED
             masks.append(m)
         union = 0
         problem = None
+        earlier = 0 if first else _union(rnd.dealt8)
         for seat, (hand, m) in enumerate(zip(ev.hands, masks, strict=True)):
             if len(hand) != size:
                 which = "first" if first else "second"
                 problem = f"seat {seat} receives {len(hand)} cards in the {which} deal, not {size}"
                 break
-            seen_before = m & (union | (0 if first else _union(rnd.dealt8)))
+            seen_before = m & (union | earlier)
             if seen_before:
                 problem = f"{format_cards(seen_before)} dealt twice"
                 break
             union |= m
-        if problem is None and not first and (union | _union(rnd.dealt8)) != (1 << 56) - 1:
+        if problem is None and not first and (union | earlier) != (1 << 56) - 1:
             problem = "the two deals do not hold all 56 cards"
         if problem is not None:
-            self._fatal("D001", f"bad deal: {problem}")
-            return
+            return self._fatal("D001", f"bad deal: {problem}")
         if first:
             rnd.dealt8 = masks
             rnd.phase = Phase.GRAND
-            if rnd.record is not None:
-                rnd.record.hands8 = list(masks)
         else:
             rnd.hands = [a | b for a, b in zip(rnd.dealt8, masks, strict=True)]
+            rnd.dealt = list(rnd.hands)
             rnd.phase = Phase.EXCHANGE
-            if rnd.record is not None:
-                rnd.record.hands14 = list(rnd.hands)
+        return 0
 
     def _skip_round(self) -> None:
         """A deal or exchange could not be applied: the round has no cards to check."""
@@ -685,51 +596,50 @@ class Replay:
         if rnd is not None:
             rnd.phase = Phase.SKIPPED
 
-    def _fatal(self, code: str, message: str, seat: int | None = None) -> None:
+    def _fatal(self, code: str, message: str, seat: int | None = None) -> int:
+        """A fatal diagnostic: the rest of the round is skipped; returns SKIPPED."""
         self._emit(code, message + "; the rest of the round is not checked", seat)
-        if self._step is not None:
-            self._step.skipped = True
         rnd = self._game.round if self._game else None
         if rnd is not None:
             rnd.phase = Phase.SKIPPED
+        return SKIPPED
 
-    def _call(self, game: _Game, rnd: _Round | None, ev: Call) -> None:
+    def _call(self, game: GameState, rnd: RoundState | None, ev: Call) -> int:
         seat = ev.seat
         grand = ev.call == "grand_tichu"
         name = "Grand Tichu" if grand else "Tichu"
         if rnd is None or rnd.phase == Phase.DEAL or (rnd.phase == Phase.GRAND and not grand):
             self._out_of_sequence(rnd, f"a {name} call", seat)
-            return
+            return 0
         if rnd.phase == Phase.OVER:
             self._emit("P009", f"{self._who(seat)} calls {name} after the round ended", seat)
-            return
+            return 0
         prev = rnd.calls[seat]
         if prev is not None:
             prev_name = "Grand Tichu" if prev == "grand_tichu" else "Tichu"
             self._emit("C003", f"{self._who(seat)} already called {prev_name} this round; "
                        f"the {name} call is not counted", seat)
-            return
+            return 0
         if grand and rnd.phase != Phase.GRAND:
             self._emit("C001", f"{self._who(seat)} calls Grand Tichu after seeing all 14 cards;"
                        " the call is not counted", seat)
-            return
+            return 0
         if not grand and rnd.played[seat]:
             self._emit("C002", f"{self._who(seat)} calls Tichu after playing a card; "
                        "the call is not counted", seat)
-            return
+            return 0
         rnd.calls[seat] = ev.call
-        if rnd.record is not None:
-            rnd.record.calls[seat] = ev.call
-            rnd.record.call_steps[seat] = len(rnd.record.steps) - 1
+        rnd.call_lines[seat] = self._line
+        return 0
 
-    def _exchange(self, game: _Game, rnd: _Round | None, ev: Exchange) -> None:
+    def _exchange(self, game: GameState, rnd: RoundState | None, ev: Exchange) -> int:
         seat = ev.seat
         if rnd is None or rnd.phase != Phase.EXCHANGE:
             self._out_of_sequence(rnd, "an exchange", seat, needs_cards=True)
-            return
+            return 0
         if rnd.exchanges[seat] is not None:
             self._emit("X002", f"{self._who(seat)} already exchanged this round", seat)
-            return
+            return 0
         gives: dict[int, int] = {}
         cards = 0
         problem = None
@@ -738,34 +648,35 @@ class Replay:
             if c is None:
                 self._emit("L003", f"exchange: {token!r} is not a card", seat)
                 rnd.unreadable_exchange = True
-                return
-            to = int(key) if key in ("0", "1", "2", "3") else None
+                return 0
+            to = _SEAT_KEYS.get(key)
             if problem is not None:
                 continue
-            if to is None:
+            bit = BIT[c]
+            if to is None or to >= rnd.seats:
                 problem = f"{key!r} is not a seat"
             elif to == seat:
                 problem = f"{self._who(seat)} gives {token} to itself"
             elif to in gives:
                 problem = f"seat {to} is named twice"
-            elif cards & BIT[c]:
+            elif cards & bit:
                 problem = f"{token} is given twice"
-            elif not rnd.hands[seat] & BIT[c]:
+            elif not rnd.hands[seat] & bit:
                 problem = f"{self._who(seat)} does not hold {token}"
             else:
                 gives[to] = c
-                cards |= BIT[c]
-        if problem is None and len(gives) != 3:
-            missing = sorted({0, 1, 2, 3} - {seat} - set(gives))
+                cards |= bit
+        if problem is None and len(gives) != rnd.seats - 1:
+            missing = sorted(set(range(rnd.seats)) - {seat} - set(gives))
             problem = f"nothing is given to seat {', '.join(map(str, missing))}"
         if problem is not None:
-            self._fatal("X001", f"bad exchange: {problem}", seat)
-            return
+            return self._fatal("X001", f"bad exchange: {problem}", seat)
         rnd.exchanges[seat] = gives
-        if all(x is not None for x in rnd.exchanges):
+        if None not in rnd.exchanges:
             self._start_play(rnd)
+        return 0
 
-    def _start_play(self, rnd: _Round) -> None:
+    def _start_play(self, rnd: RoundState) -> None:
         hands = rnd.hands
         for giver, gives in enumerate(rnd.exchanges):
             assert gives is not None
@@ -773,19 +684,14 @@ class Replay:
                 hands[giver] &= ~BIT[c]
                 hands[to] |= BIT[c]
         rnd.phase = Phase.PLAY
-        for s in range(4):
-            if hands[s] & BIT[MAHJONG]:
+        for s in range(rnd.seats):
+            if hands[s] & _MAHJONG_BIT:
                 rnd.turn = s  # rules 2.1: the Mahjong's holder leads
-        if rnd.record is not None:
-            rnd.record.hands_played = list(hands)
-            rnd.record.given = [dict(g or {}) for g in rnd.exchanges]
 
     # -------------------------------------------------------------------- play
 
-    def _can_act(self, rnd: _Round | None, what: str, seat: int) -> bool:
+    def _can_act(self, rnd: RoundState | None, what: str, seat: int) -> bool:
         """Phase checks shared by play and pass (the caller checked the common case)."""
-        if self._step is not None:
-            self._step.skipped = True
         if rnd is not None and rnd.phase == Phase.EXCHANGE and rnd.unreadable_exchange:
             # play starts without the exchange that could not be read: the hands are
             # unknown, so the rest of the round is skipped rather than reported as L007
@@ -801,33 +707,23 @@ class Replay:
             self._emit("P008", f"{self._who(seat)} has no cards left and is out of the round;"
                        f" {what} is not possible", seat)
             return False
-        if self._step is not None:
-            self._step.skipped = False
         return True
 
-    def _entitled_leader(self, rnd: _Round) -> int:
-        """Who leads once the trick on the table is over (rules 2.4)."""
-        w = rnd.top_seat
-        return w if rnd.hands[w] else _NEXT[rnd.holding][w]
-
-    def _play(self, game: _Game, rnd: _Round | None, ev: Play) -> None:
+    def _play(self, game: GameState, rnd: RoundState | None, ev: Play) -> int:
         seat = ev.seat
-        if (rnd is None or rnd.phase != _PLAY or not rnd.hands[seat]) and not self._can_act(
+        if (rnd is None or rnd.phase is not _PLAY or not rnd.hands[seat]) and not self._can_act(
             rnd, "a play", seat
         ):
-            return
+            return SKIPPED
         assert rnd is not None
         mask = _mask_of_tokens(ev.cards)
         if mask is None:
             self._tokens(ev.cards, "play", seat)  # reports what is wrong
-            if self._step is not None:
-                self._step.skipped = True
-            return
+            return SKIPPED
         hand = rnd.hands[seat]
         if mask & ~hand:
-            self._fatal("P001", f"{self._who(seat)} plays {format_cards(mask & ~hand)} "
-                        "without holding it", seat)
-            return
+            return self._fatal("P001", f"{self._who(seat)} plays {format_cards(mask & ~hand)} "
+                               "without holding it", seat)
         phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
 
         # Which situation is this play in? (rules 2.2-2.4, 4.3)
@@ -852,7 +748,7 @@ class Replay:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(turn)} is to lead")
         elif rnd.closing:
             combo = _classify(mask, phoenix, top, self._phoenix_bombs)
-            leader = self._entitled_leader(rnd)
+            leader = rnd.next_leader()
             # rules 2.4, 4.3: another seat's bomb continues the trick; the seat due to
             # lead leads (a Dragon's trick is given before that lead, so there any
             # other seat's bomb is on the trick: G002's "a bomb on it by another seat")
@@ -877,22 +773,19 @@ class Replay:
                    else f"{what}, which is not a combination")
             self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
             self._discard(rnd, seat, mask)
-            return
+            return DISCARD
         if mask == _DOG_BIT and not lead:
             assert top is not None
             self._emit("P007", f"{self._who(seat)} plays the Dog on {_article(top)}; the Dog "
                        "may only be led", seat)
             self._discard(rnd, seat, mask)
-            return
-        step = self._step
+            return DISCARD
         if lead:
             if rnd.closing:
                 self._end_trick(rnd, rnd.top_seat)
             top = None
             rnd.trick += 1
             rnd.leader = seat
-            if step is not None:
-                step.trick = rnd.trick
         elif bad is None:
             assert top is not None
             if combo.kind >= _FOUR:
@@ -915,22 +808,17 @@ class Replay:
                            f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
                            "so the lead must contain a card of that rank")
                 elif combo.kind < _FOUR and seat == turn and top is not None:
-                    could = can_play_rank(hand, wish, top)
+                    could = wish_play(hand, wish, top)
                     if could is not None:
                         bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
                                f"holding {format_cards(held)}; {_could(could, top, wish)}")
         if bad is not None:
             self._emit(*bad, seat)
-        if step is not None:
-            step.combo = combo
-            step.top = top
-            step.top_seat = rnd.top_seat if top is not None else None
-            step.lead = lead
-            step.out_of_turn = seat != turn and not lead
-        self._apply_play(rnd, seat, combo, mask, ev, step)
+        self._apply_play(rnd, seat, combo, mask, ev)
+        return 2 if lead else 4 if seat != turn else 0  # LEAD, OUT_OF_TURN (literals: hot path)
 
-    def _apply_play(self, rnd: _Round, seat: int, combo: Combo, mask: int, ev: Play,
-                    step: Step | None) -> None:
+    def _apply_play(self, rnd: RoundState, seat: int, combo: Combo, mask: int,
+                    ev: Play) -> None:
         hands = rnd.hands
         left = hands[seat] = hands[seat] & ~mask
         rnd.played[seat] = True
@@ -940,36 +828,27 @@ class Replay:
         rnd.passed = 0
         rnd.closing = False
         rnd.after_dog = False
-        if rnd.record is not None and combo.kind >= _FOUR:
-            rnd.record.bombs[seat] += 1
+        if combo.kind >= _FOUR:
+            rnd.bombs[seat] += 1
         # the wish (rules 6.1, 5.1)
         wish = rnd.wish
         if wish is not None and mask & RANK_MASK[wish]:
             rnd.wish = None
-            if rnd.record is not None:
-                rnd.record.wish_fulfilled_by = seat
-            if step is not None:
-                step.wish_fulfilled = True
+            rnd.wish_fulfilled_by = seat
         if ev.wish is not None:
             self._wish(rnd, seat, mask, ev.wish)
-        if step is not None:
-            step.cards_left = left.bit_count()
-            step.trick_points = points(rnd.trick_cards)
-        if not left:
-            if step is not None:
-                step.went_out = True
-            if self._goes_out(rnd, seat):
-                return
+        if not left and self._goes_out(rnd, seat):
+            return
         if mask == _DOG_BIT:
             # rules 5.2: the Dog's trick ends at once; the lead passes to the partner
             self._end_trick(rnd, seat, dog=True)
             partner = (seat + 2) & 3
-            rnd.turn = partner if hands[partner] else _NEXT[rnd.holding][partner]
+            rnd.turn = partner if hands[partner] else rnd.next_table[rnd.holding][partner]
             rnd.after_dog = True
             return
-        rnd.turn = _NEXT[rnd.holding][seat]
+        rnd.turn = rnd.next_table[rnd.holding][seat]
 
-    def _wish(self, rnd: _Round, seat: int, mask: int, wish: object) -> None:
+    def _wish(self, rnd: RoundState, seat: int, mask: int, wish: object) -> None:
         """The ``wish`` field of a play (rules 5.1; W002)."""
         if not mask & _MAHJONG_BIT:
             self._emit("W002", f"{self._who(seat)} wishes for {wish!r} without playing "
@@ -978,72 +857,57 @@ class Replay:
             self._emit("W002", f"{self._who(seat)} wishes for {wish!r}, which is not a "
                        "rank 2..A; the wish is ignored", seat)
         else:
-            rnd.wish = RANK_BY_TOKEN[wish]
-            if rnd.record is not None:
-                rnd.record.wish = (seat, rnd.wish)
+            rnd.wish = rnd.wished = RANK_BY_TOKEN[wish]
+            rnd.wisher = seat
 
-    def _discard(self, rnd: _Round, seat: int, mask: int) -> None:
+    def _discard(self, rnd: RoundState, seat: int, mask: int) -> None:
         """P002/P007: the cards leave the hand, the top is unchanged, the turn moves on."""
         rnd.hands[seat] &= ~mask
         rnd.played[seat] = True
         rnd.trick_cards |= mask
-        if self._step is not None:
-            self._step.cards_left = rnd.hands[seat].bit_count()
-        if not rnd.hands[seat]:
-            if self._step is not None:
-                self._step.went_out = True
-            if self._goes_out(rnd, seat):
-                return
+        if not rnd.hands[seat] and self._goes_out(rnd, seat):
+            return
         self._passes(rnd, seat)
 
-    def _goes_out(self, rnd: _Round, seat: int) -> bool:
+    def _goes_out(self, rnd: RoundState, seat: int) -> bool:
         """``seat`` played its last card; True when that ends the round (rules 7.1-7.3)."""
         rnd.holding &= ~(1 << seat)
         out = rnd.out
         out.append(seat)
-        if len(out) == 2 and (out[0] - out[1]) & 1 == 0:
-            self._end_round(rnd, double_victory=True)
+        if not round_over(out, rnd.seats):
+            return False
+        if double_victory(out):
+            self._end_round(rnd)
             return True
-        if len(out) == 3:
-            if rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
-                rnd.dragon_due = True  # rules 5.4: the Dragon trick must still be given
-                rnd.phase = Phase.OVER
-                return True
-            self._end_trick(rnd, rnd.top_seat if rnd.top is not None else seat)
-            self._end_round(rnd, double_victory=False)
+        if rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
+            rnd.dragon_due = True  # rules 5.4: the Dragon trick must still be given
+            rnd.phase = Phase.OVER
             return True
-        return False
+        self._end_trick(rnd, rnd.top_seat if rnd.top is not None else seat)
+        self._end_round(rnd)
+        return True
 
-    def _pass(self, game: _Game, rnd: _Round | None, ev: Pass) -> None:
+    def _pass(self, game: GameState, rnd: RoundState | None, ev: Pass) -> int:
         seat = ev.seat
-        if (rnd is None or rnd.phase != _PLAY or not rnd.hands[seat]) and not self._can_act(
+        if (rnd is None or rnd.phase is not _PLAY or not rnd.hands[seat]) and not self._can_act(
             rnd, "a pass", seat
         ):
-            return
+            return SKIPPED
         assert rnd is not None
         top = rnd.top
-        step = self._step
-        if step is not None:
-            step.top = top
-            step.top_seat = rnd.top_seat if top is not None else None
-            step.cards_left = rnd.hands[seat].bit_count()
-            step.trick_points = points(rnd.trick_cards) if top is not None else None
         if top is None or rnd.closing:
-            self._pass_without_trick(rnd, seat)
-            return
+            return self._pass_without_trick(rnd, seat)
         if seat != rnd.turn:
             self._emit("P003", f"{self._who(seat)} passes, but it is {self._who(rnd.turn)}'s "
                        "turn", seat)
-            if step is not None:
-                step.out_of_turn = True
             rnd.passed |= 1 << seat
             self._check_trick_over(rnd)
-            return
+            return OUT_OF_TURN
         wish = rnd.wish
         if wish is not None:
             held = rnd.hands[seat] & RANK_MASK[wish]
             if held:
-                could = can_play_rank(rnd.hands[seat], wish, top)
+                could = wish_play(rnd.hands[seat], wish, top)
                 if could is not None:
                     self._emit("W001", f"{self._who(seat)} passes while holding "
                                f"{format_cards(held)}; {_could(could, top, wish)}", seat)
@@ -1052,49 +916,46 @@ class Replay:
         holding = rnd.holding
         if holding & ~(1 << rnd.top_seat) & ~passed == 0:
             rnd.closing = True
-            rnd.turn = self._entitled_leader(rnd)
+            rnd.turn = rnd.next_leader()
         else:
-            rnd.turn = _NEXT[holding][seat]
+            rnd.turn = rnd.next_table[holding][seat]
+        return 0
 
-    def _pass_without_trick(self, rnd: _Round, seat: int) -> None:
+    def _pass_without_trick(self, rnd: RoundState, seat: int) -> int:
         """A pass while a lead is awaited: P006 by the leader, else P003."""
-        leader = rnd.turn if rnd.top is None else self._entitled_leader(rnd)
-        step = self._step
+        leader = rnd.turn if rnd.top is None else rnd.next_leader()
         if seat == leader:
             self._emit("P006", f"{self._who(seat)} passes, but is to lead and may not pass",
                        seat)
-            if step is not None:
-                step.skipped = True
-        else:
-            self._emit("P003", f"{self._who(seat)} passes, but {self._who(leader)} is to "
-                       "lead", seat)
-            if step is not None:
-                step.out_of_turn = True
+            return SKIPPED
+        self._emit("P003", f"{self._who(seat)} passes, but {self._who(leader)} is to "
+                   "lead", seat)
+        return OUT_OF_TURN
 
-    def _passes(self, rnd: _Round, seat: int) -> None:
+    def _passes(self, rnd: RoundState, seat: int) -> None:
         rnd.passed |= 1 << seat
-        rnd.turn = _NEXT[rnd.holding][seat]
+        rnd.turn = rnd.next_table[rnd.holding][seat]
         self._check_trick_over(rnd)
 
-    def _check_trick_over(self, rnd: _Round) -> None:
+    def _check_trick_over(self, rnd: RoundState) -> None:
         """Rules 2.4: over once every other seat still holding cards has passed."""
         if rnd.top is None:
             return
         if rnd.holding & ~(1 << rnd.top_seat) & ~rnd.passed == 0:
             rnd.closing = True
-            rnd.turn = self._entitled_leader(rnd)
+            rnd.turn = rnd.next_leader()
 
-    def _end_trick(self, rnd: _Round, winner: int, to: int | None = None,
+    def _end_trick(self, rnd: RoundState, winner: int, to: int | None = None,
                    dog: bool = False) -> None:
         """The trick's cards go to ``to`` (default: the winner)."""
-        taker = winner if to is None else to
-        rnd.piles[taker] |= rnd.trick_cards
-        if rnd.record is not None:
-            steps = rnd.record.steps
-            rnd.record.tricks.append(Trick(
-                rnd.trick, rnd.leader, winner, rnd.trick_cards, points(rnd.trick_cards), taker,
-                _last_play(steps), dragon=rnd.top is not None and rnd.top.cards == BIT[DRAGON],
-                dog=dog or rnd.trick_cards == _DOG_BIT))
+        cards = rnd.trick_cards
+        rnd.piles[winner if to is None else to] |= cards
+        if dog or cards == _DOG_BIT:
+            dog = True
+        else:
+            rnd.tricks_won[winner] += 1
+        if self._trace:
+            self._record_trick(rnd, winner, winner if to is None else to, dog)
         rnd.trick_cards = 0
         rnd.top = None
         rnd.passed = 0
@@ -1102,7 +963,7 @@ class Replay:
 
     # ------------------------------------------------------------ the Dragon
 
-    def _check_dragon_gift_due(self, game: _Game, rnd: _Round, ev: Event) -> None:
+    def _check_dragon_gift_due(self, game: GameState, rnd: RoundState, ev: Event) -> None:
         """G002 when a Dragon trick is over and ``ev`` is neither its gift nor a bomb on it.
 
         A Tichu call is no move on the table (a seat may call while others play,
@@ -1125,111 +986,75 @@ class Replay:
                 return
         self._missing_gift(game, rnd)
 
-    def _missing_gift(self, game: _Game, rnd: _Round) -> None:
+    def _missing_gift(self, game: GameState, rnd: RoundState) -> None:
         winner = rnd.top_seat
         to = (winner + 1) & 3
         self._emit("G002", f"{self._who(winner)} won the trick with the Dragon but did not give "
                    f"it to an opponent; it goes to {self._who(to)}", winner)
         self._give_dragon(rnd, winner, to)
 
-    def _give_dragon(self, rnd: _Round, winner: int, to: int) -> None:
-        if rnd.record is not None:
-            rnd.record.dragon_gifts.append((winner, to))
-        leader = self._entitled_leader(rnd)
+    def _give_dragon(self, rnd: RoundState, winner: int, to: int) -> None:
+        rnd.dragon_gifts.append((winner, to))
+        leader = rnd.next_leader()
         self._end_trick(rnd, winner, to)
         if rnd.dragon_due:
             rnd.dragon_due = False
-            self._end_round(rnd, double_victory=False)
+            self._end_round(rnd)
         else:
             rnd.turn = leader
 
-    def _dragon_gift(self, game: _Game, rnd: _Round | None, ev: DragonGift) -> None:
+    def _dragon_gift(self, game: GameState, rnd: RoundState | None, ev: DragonGift) -> int:
         seat, to = ev.seat, ev.to
         due = rnd is not None and (rnd.dragon_due or (
             rnd.closing and rnd.top is not None and rnd.top.cards == BIT[DRAGON]))
         if rnd is None or not due:
             if rnd is not None and rnd.phase == Phase.OVER and _dv_dragon(rnd):
-                return  # rules 5.4: after a double victory a gift is accepted and ignored
+                return 0  # rules 5.4: after a double victory a gift is accepted and ignored
             self._emit("G003", f"{self._who(seat)} gives a Dragon trick, but there is none to "
                        "give", seat)
-            if self._step is not None:
-                self._step.skipped = True
-            return
+            return SKIPPED
         winner = rnd.top_seat
         if seat != winner:
             self._emit("L002", f"dragon_gift by seat {seat}, but {self._who(winner)} won the "
                        "Dragon's trick", seat)
-            if self._step is not None:
-                self._step.skipped = True
-            return
+            return SKIPPED
         if (to - winner) & 1 == 0:
             whom = "itself" if to == winner else f"its partner {self._who(to)}"
             self._emit("G001", f"{self._who(winner)} gives the Dragon's trick to {whom}; it must "
                        "go to an opponent", seat)
         self._give_dragon(rnd, winner, to)
+        return 0
 
     # ---------------------------------------------------------------- scoring
 
-    def _end_round(self, rnd: _Round, double_victory: bool) -> None:
-        """Rules 7: the round is over; score it."""
+    def _end_round(self, rnd: RoundState) -> None:
+        """Rules 7: the round is over (a double victory, or the third seat out); score it."""
         rnd.phase = Phase.OVER
         game = self._game
         assert game is not None
-        out = rnd.out
-        calls = [0, 0]
-        for s, call in enumerate(rnd.calls):
-            if call is not None:
-                value = 200 if call == "grand_tichu" else 100
-                calls[s & 1] += value if out and out[0] == s else -value
-        if double_victory:
-            team = out[0] & 1
-            cards = [200, 0] if team == 0 else [0, 200]
-        else:
-            last = next(s for s in range(4) if s not in out)
-            piles = list(rnd.piles)
-            piles[out[0]] |= piles[last]  # rules 7.3: the last seat's tricks to the first out
-            piles[last] = 0
-            cards = [points(piles[0] | piles[2]), points(piles[1] | piles[3])]
-            cards[(last + 1) & 1] += points(rnd.hands[last])  # its hand to the opponents
-        score = [cards[0] + calls[0] + rnd.penalty[0], cards[1] + calls[1] + rnd.penalty[1]]
-        rnd.score = score
+        result = rnd.result = score_round(rnd.out, rnd.calls, rnd.piles, rnd.hands, rnd.penalty)
+        score = rnd.score = result.score
         if game.totals is not None:
             game.totals = [game.totals[0] + score[0], game.totals[1] + score[1]]
             self._check_won(game)
-        rec = rnd.record
-        if rec is not None:
-            rec.hands_end = list(rnd.hands)
-            rec.table_end = rnd.trick_cards
-            rec.pile_points = [points(p) for p in rnd.piles]
-            rec.finish_order = self._finish_order(rnd)
-            rec.double_victory = double_victory
-            rec.card_points = cards
-            rec.call_points = calls
-            rec.score = score
-            rec.status = STATUS_SCORED
 
-    @staticmethod
-    def _finish_order(rnd: _Round) -> list[int]:
-        return rnd.out + [s for s in range(4) if s not in rnd.out]
-
-    def _round_end(self, game: _Game, rnd: _Round | None, ev: RoundEnd) -> None:
+    def _round_end(self, game: GameState, rnd: RoundState | None, ev: RoundEnd) -> int:
         if rnd is None or rnd.round_end_seen or (ev.round is not None and ev.round != rnd.number):
             self._out_of_sequence(rnd, "a round_end" if rnd is None or rnd.round_end_seen
                                   else f"round_end of round {ev.round}")
-            return
+            return 0
         rnd.round_end_seen = True
         if rnd.phase < Phase.OVER:
             self._incomplete(game, rnd, "round_end is recorded")
             rnd.phase = Phase.SKIPPED
             self._count_recorded(game, rnd, ev)
-            return
-        if rnd.record is not None:
-            rnd.record.recorded_score = ev.score
-            rnd.record.recorded_finish = ev.finish_order
-        order = self._finish_order(rnd)
+            return 0
+        rnd.recorded_score = ev.score
+        rnd.recorded_finish = ev.finish_order
+        order = rnd.finish_order()
         if ev.finish_order is not None:
             got = list(ev.finish_order)
-            dv = rnd.record.double_victory if rnd.record else len(rnd.out) == 2
+            dv = double_victory(rnd.out)
             same = (got[:2] == order[:2] and sorted(got[2:]) == sorted(order[2:])) if dv \
                 else got == order
             if not same:
@@ -1239,14 +1064,17 @@ class Replay:
             self._emit("S002", f"round_end records the score {ev.score[0]} to {ev.score[1]}, "
                        f"but the round scores {rnd.score[0]} to {rnd.score[1]}"
                        f"{self._score_detail(rnd)}")
+        return 0
 
-    @staticmethod
-    def _score_detail(rnd: _Round) -> str:
-        rec = rnd.record
-        if rec is None:
+    def _score_detail(self, rnd: RoundState) -> str:
+        """The card and call points of an S002, when tracing (``check`` leaves them out of
+        its messages, as it always did)."""
+        result = rnd.result
+        if result is None or not self._trace:
             return ""
-        return (f" (card points {rec.card_points[0]} to {rec.card_points[1]}, calls "
-                f"{rec.call_points[0]:+d} to {rec.call_points[1]:+d})")
+        cards, calls = result.card_points, result.call_points
+        return (f" (card points {cards[0]} to {cards[1]}, calls "
+                f"{calls[0]:+d} to {calls[1]:+d})")
 
 
 def _union(masks: list[int]) -> int:
@@ -1256,16 +1084,9 @@ def _union(masks: list[int]) -> int:
     return u
 
 
-def _last_play(steps: list[Step]) -> int:
-    for i in range(len(steps) - 1, -1, -1):
-        if steps[i].combo is not None:
-            return i
-    return len(steps) - 1
-
-
-def _dv_dragon(rnd: _Round) -> bool:
+def _dv_dragon(rnd: RoundState) -> bool:
     """Whether the round ended in a double victory with the Dragon's trick on the table."""
-    return len(rnd.out) == 2 and bool(rnd.trick_cards & BIT[DRAGON])
+    return double_victory(rnd.out) and bool(rnd.trick_cards & _DRAGON_BIT)
 
 
 def _seats(order: list[int]) -> str:

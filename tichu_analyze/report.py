@@ -26,19 +26,19 @@ from rich.text import Text
 
 from . import __version__
 from .atomicfile import write_atomic
+from .datasets import DatasetError
 from .plots import PLOT_HELP, PlotKind, plot, render
 from .safetext import clean, html_text
 from .stats import (
     FIELD,
     NO_PLAYER,
     Dataset,
-    DatasetError,
     Filters,
     Grid,
-    Kind,
     Overview,
     Stat,
     StatDef,
+    StatKind,
     StatTable,
     ViolationTable,
     calibration_table,
@@ -65,11 +65,11 @@ def esc(value: object) -> str:
 
 def denominator_phrase(d: StatDef) -> str:
     """What a column is out of, for its header: ``% of Tichu calls``, ``over scored rounds``."""
-    if d.kind is Kind.PERCENT:
+    if d.kind is StatKind.PERCENT:
         return f"% of {d.unit}"
-    if d.kind is Kind.MEAN:
+    if d.kind is StatKind.MEAN:
         return f"average over {d.unit}"
-    if d.kind is Kind.PER_100:
+    if d.kind is StatKind.PER_100:
         return f"per 100 {d.unit}"
     return f"scored, of {d.unit}"
 

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import polars as pl
 
+from .atomicfile import write_atomic
+from .datasets import DatasetError
 from .plots import PlotKind, plot, render
 from .report import (
     Link,
@@ -38,9 +40,8 @@ from .report import (
     svg_figure,
     toc_html,
     violation_list_html,
-    write_atomic,
 )
-from .stats import Dataset, DatasetError, Filters
+from .stats import Dataset, Filters
 
 MAX_GAMES = 300
 """Games that get a page (and their rounds a replay page), in dataset order."""

@@ -348,7 +348,7 @@ def apply_filters(ds: Dataset, f: Filters) -> Dataset:
     )
 
 
-class Kind(StrEnum):
+class StatKind(StrEnum):
     """How a statistic's value is shown."""
 
     PERCENT = "percent"  # numerator / denominator as a percentage
@@ -364,26 +364,26 @@ class Stat:
     numerator: float
     denominator: int
     unit: str
-    kind: Kind = Kind.PERCENT
+    kind: StatKind = StatKind.PERCENT
 
     @property
     def value(self) -> float | None:
-        """The ratio (the count for :attr:`Kind.COUNT`); None when the denominator is 0."""
-        if self.kind is Kind.COUNT:
+        """The ratio (the count for :attr:`StatKind.COUNT`); None when the denominator is 0."""
+        if self.kind is StatKind.COUNT:
             return self.numerator
         if not self.denominator:
             return None
-        scale = 100 if self.kind is Kind.PER_100 else 1
+        scale = 100 if self.kind is StatKind.PER_100 else 1
         return scale * self.numerator / self.denominator
 
     @property
     def few(self) -> bool:
         """A rate out of fewer than :data:`MIN_CASES` cases (never for a count)."""
-        return self.kind is not Kind.COUNT and self.denominator < MIN_CASES
+        return self.kind is not StatKind.COUNT and self.denominator < MIN_CASES
 
     def interval(self) -> str:
         """The 95% Wilson interval of a percentage, ``26-64%``; empty for other kinds."""
-        if self.kind is not Kind.PERCENT:
+        if self.kind is not StatKind.PERCENT:
             return ""
         ci = wilson(self.numerator, self.denominator)
         if ci is None:
@@ -395,11 +395,11 @@ class Stat:
         v = self.value
         if v is None:
             return "-"
-        if self.kind is Kind.PERCENT:
+        if self.kind is StatKind.PERCENT:
             return f"{100 * v:.1f}%"
-        if self.kind is Kind.MEAN:
+        if self.kind is StatKind.MEAN:
             return f"{v:.2f}" if abs(v) < 10 else f"{v:.1f}"
-        if self.kind is Kind.PER_100:
+        if self.kind is StatKind.PER_100:
             return f"{v:.2f} per 100"
         return _number(v)
 
@@ -407,7 +407,7 @@ class Stat:
         """Numerator and denominator: ``9 / 20 Tichu calls``, ``of 42 rounds played``
         (without the unit, for a table whose header names it: ``9 / 20``)."""
         what = f" {self.unit}" if unit else ""
-        if self.kind is Kind.COUNT:
+        if self.kind is StatKind.COUNT:
             return f"of {self.denominator}{what}"
         return f"{_number(self.numerator)} / {self.denominator}{what}"
 
@@ -427,7 +427,7 @@ class StatDef:
     key: str
     label: str
     unit: str
-    kind: Kind
+    kind: StatKind
     numerator: pl.Expr
     denominator: pl.Expr
     doc: str
@@ -441,62 +441,62 @@ _success = pl.col("call_success").fill_null(False)
 _rows = pl.len()
 
 PLAYER_STATS: tuple[StatDef, ...] = (
-    StatDef("rounds", "Rounds", "rounds played", Kind.COUNT,
+    StatDef("rounds", "Rounds", "rounds played", StatKind.COUNT,
             (pl.col("status") == "scored").sum(), _rows,
             "scored rounds, of all rounds the player sat in (incomplete and skipped rounds "
             "are not scored)", "Rounds"),
-    StatDef("first_out", "First out", "scored rounds", Kind.PERCENT,
+    StatDef("first_out", "First out", "scored rounds", StatKind.PERCENT,
             pl.col("first_out").fill_null(False).sum(), _rows,
             "rounds in which the player went out first", "Rounds"),
-    StatDef("avg_finish", "Average finish", "rounds with a finish position", Kind.MEAN,
+    StatDef("avg_finish", "Average finish", "rounds with a finish position", StatKind.MEAN,
             pl.col("finish_position").sum(), pl.col("finish_position").count(),
             "mean finish position, 1 = first out (after a double victory the losers' "
             "3rd and 4th places are in seat order)", "Rounds"),
-    StatDef("double_for", "Double victory won", "scored rounds", Kind.PERCENT,
+    StatDef("double_for", "Double victory won", "scored rounds", StatKind.PERCENT,
             pl.col("double_victory_for").fill_null(False).sum(), _rows,
             "rounds the player's team went out first and second", "Rounds"),
-    StatDef("double_against", "Double victory lost", "scored rounds", Kind.PERCENT,
+    StatDef("double_against", "Double victory lost", "scored rounds", StatKind.PERCENT,
             pl.col("double_victory_against").fill_null(False).sum(), _rows,
             "rounds the opponents went out first and second", "Rounds"),
-    StatDef("tichu_rate", "Tichu called", "scored rounds", Kind.PERCENT,
+    StatDef("tichu_rate", "Tichu called", "scored rounds", StatKind.PERCENT,
             _is_tichu.sum(), _rows, "rounds in which the player called Tichu", "Calls"),
-    StatDef("tichu_success", "Tichu made", "Tichu calls", Kind.PERCENT,
+    StatDef("tichu_success", "Tichu made", "Tichu calls", StatKind.PERCENT,
             (_is_tichu & _success).sum(), _is_tichu.sum(),
             "Tichu calls the player made good by going out first", "Calls"),
-    StatDef("grand_rate", "Grand Tichu called", "scored rounds", Kind.PERCENT,
+    StatDef("grand_rate", "Grand Tichu called", "scored rounds", StatKind.PERCENT,
             _is_grand.sum(), _rows, "rounds in which the player called Grand Tichu", "Calls"),
-    StatDef("grand_success", "Grand Tichu made", "Grand Tichu calls", Kind.PERCENT,
+    StatDef("grand_success", "Grand Tichu made", "Grand Tichu calls", StatKind.PERCENT,
             (_is_grand & _success).sum(), _is_grand.sum(),
             "Grand Tichu calls the player made good by going out first", "Calls"),
-    StatDef("points", "Team points per round", "scored rounds", Kind.MEAN,
+    StatDef("points", "Team points per round", "scored rounds", StatKind.MEAN,
             pl.col("team_score").sum(), _rows,
             "the player's team's round score (card points + calls, 200 for a double "
             "victory), averaged", "Points"),
-    StatDef("margin", "Point margin per round", "scored rounds", Kind.MEAN,
+    StatDef("margin", "Point margin per round", "scored rounds", StatKind.MEAN,
             (pl.col("team_score") - pl.col("opponent_score")).sum(), _rows,
             "team round score minus the opponents' round score, averaged", "Points"),
-    StatDef("card_points", "Own card points per round", "scored rounds", Kind.MEAN,
+    StatDef("card_points", "Own card points per round", "scored rounds", StatKind.MEAN,
             pl.col("card_points").sum(), _rows,
             "card points in the tricks the player holds when the round ends, before the last "
             "player's hand and tricks are handed over",
             "Points"),
-    StatDef("bombs_played", "Bombs played per round", "scored rounds", Kind.MEAN,
+    StatDef("bombs_played", "Bombs played per round", "scored rounds", StatKind.MEAN,
             pl.col("bombs_played").sum(), _rows, "bombs the player played", "Bombs"),
-    StatDef("bombs_held", "Bombs held per round", "scored rounds", Kind.MEAN,
+    StatDef("bombs_held", "Bombs held per round", "scored rounds", StatKind.MEAN,
             pl.col("hx_bombs").sum(), _rows,
             "bombs in the player's hand after the exchange", "Bombs"),
-    StatDef("dragon_given", "Dragon tricks given per round", "scored rounds", Kind.MEAN,
+    StatDef("dragon_given", "Dragon tricks given per round", "scored rounds", StatKind.MEAN,
             pl.col("dragon_gifts_given").sum(), _rows,
             "tricks won with the Dragon that the player gave to an opponent", "Dragon and wish"),
-    StatDef("dragon_received", "Dragon tricks received per round", "scored rounds", Kind.MEAN,
+    StatDef("dragon_received", "Dragon tricks received per round", "scored rounds", StatKind.MEAN,
             pl.col("dragon_gifts_received").sum(), _rows,
             "Dragon tricks an opponent gave to the player", "Dragon and wish"),
-    StatDef("wish_made", "Wish made", "rounds holding the Mahjong", Kind.PERCENT,
+    StatDef("wish_made", "Wish made", "rounds holding the Mahjong", StatKind.PERCENT,
             pl.col("wish_made").is_not_null().sum(), pl.col("hx_mahjong").fill_null(False).sum(),
             "rounds the player wished for a rank, of the rounds the player held the Mahjong "
             "after the exchange (a Mahjong still in hand at the end makes no wish)",
             "Dragon and wish"),
-    StatDef("wish_fulfilled", "Wish fulfilled", "wishes made", Kind.PERCENT,
+    StatDef("wish_fulfilled", "Wish fulfilled", "wishes made", StatKind.PERCENT,
             pl.col("wish_fulfilled").fill_null(False).sum(),
             pl.col("wish_made").is_not_null().sum(),
             "the player's wishes that some play fulfilled before the round ended",
@@ -508,31 +508,31 @@ PLAYER_STATS: tuple[StatDef, ...] = (
 # two rows are halved, a partner's own facts (calls, first out, bombs) summed.
 _pair_rows = pl.len() // 2
 TEAM_STATS: tuple[StatDef, ...] = (
-    StatDef("rounds", "Rounds", "rounds played", Kind.COUNT,
+    StatDef("rounds", "Rounds", "rounds played", StatKind.COUNT,
             (pl.col("status") == "scored").sum() // 2, _pair_rows,
             "scored rounds the partners played together, of all their rounds", "Rounds"),
-    StatDef("first_out", "First out", "scored rounds", Kind.PERCENT,
+    StatDef("first_out", "First out", "scored rounds", StatKind.PERCENT,
             pl.col("first_out").fill_null(False).sum(), _pair_rows,
             "rounds one of the partners went out first", "Rounds"),
-    StatDef("double_for", "Double victory won", "scored rounds", Kind.PERCENT,
+    StatDef("double_for", "Double victory won", "scored rounds", StatKind.PERCENT,
             pl.col("double_victory_for").fill_null(False).sum() // 2, _pair_rows,
             "rounds the partners went out 1st and 2nd", "Rounds"),
-    StatDef("double_against", "Double victory lost", "scored rounds", Kind.PERCENT,
+    StatDef("double_against", "Double victory lost", "scored rounds", StatKind.PERCENT,
             pl.col("double_victory_against").fill_null(False).sum() // 2, _pair_rows,
             "rounds the opponents went out 1st and 2nd", "Rounds"),
-    StatDef("tichu_success", "Tichu made", "Tichu calls", Kind.PERCENT,
+    StatDef("tichu_success", "Tichu made", "Tichu calls", StatKind.PERCENT,
             (_is_tichu & _success).sum(), _is_tichu.sum(),
             "Tichu calls by either partner that succeeded", "Calls"),
-    StatDef("grand_success", "Grand Tichu made", "Grand Tichu calls", Kind.PERCENT,
+    StatDef("grand_success", "Grand Tichu made", "Grand Tichu calls", StatKind.PERCENT,
             (_is_grand & _success).sum(), _is_grand.sum(),
             "Grand Tichu calls by either partner that succeeded", "Calls"),
-    StatDef("points", "Points per round", "scored rounds", Kind.MEAN,
+    StatDef("points", "Points per round", "scored rounds", StatKind.MEAN,
             pl.col("team_score").sum() / 2, _pair_rows, "the team's round score, averaged",
             "Points"),
-    StatDef("margin", "Point margin per round", "scored rounds", Kind.MEAN,
+    StatDef("margin", "Point margin per round", "scored rounds", StatKind.MEAN,
             (pl.col("team_score") - pl.col("opponent_score")).sum() / 2, _pair_rows,
             "the team's round score minus the opponents', averaged", "Points"),
-    StatDef("bombs_played", "Bombs played per round", "scored rounds", Kind.MEAN,
+    StatDef("bombs_played", "Bombs played per round", "scored rounds", StatKind.MEAN,
             pl.col("bombs_played").sum(), _pair_rows, "bombs played by either partner",
             "Bombs"),
 )
@@ -562,7 +562,7 @@ def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
     rows: dict[str, dict[str, Stat]] = {}
     aggs = []
     for d in defs:
-        if d.kind is Kind.COUNT:
+        if d.kind is StatKind.COUNT:
             continue  # over all rounds, below
         aggs += [d.numerator.alias(f"{d.key}__n"), d.denominator.alias(f"{d.key}__d")]
     per = 2 if pairs else 1
@@ -578,7 +578,7 @@ def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
     for rec in table.iter_rows(named=True):
         stats: dict[str, Stat] = {}
         for d in defs:
-            if d.kind is Kind.COUNT:
+            if d.kind is StatKind.COUNT:
                 stats[d.key] = Stat(rec["__scored"], rec["__all"], d.unit, d.kind)
             else:
                 stats[d.key] = Stat(rec[f"{d.key}__n"] or 0, int(rec[f"{d.key}__d"] or 0),
@@ -681,7 +681,7 @@ class ViolationTable:
     def total(self, row: str) -> Stat:
         """All violations of ``row`` per 100 of its moves."""
         n = sum(self.counts.get(row, {}).values())
-        return Stat(n, self.moves.get(row, 0), "moves", Kind.PER_100)
+        return Stat(n, self.moves.get(row, 0), "moves", StatKind.PER_100)
 
 
 def moves(ds: Dataset, player: str | None = None) -> dict[str, int]:
@@ -826,8 +826,8 @@ def call_value(ds: Dataset, call: str, player: str | None = None) -> Grid:
         r = by.get(band)
         n_call, n_none = (int(r["n_call"]), int(r["n_none"])) if r else (0, 0)
         with_call = Stat(float(r["m_call"] or 0) if r else 0, n_call, f"{name} calls",
-                         Kind.MEAN)
-        without = Stat(float(r["m_none"] or 0) if r else 0, n_none, "rounds", Kind.MEAN)
+                         StatKind.MEAN)
+        without = Stat(float(r["m_none"] or 0) if r else 0, n_none, "rounds", StatKind.MEAN)
         diff = (f"{with_call.value - without.value:+.1f}"
                 if with_call.value is not None and without.value is not None else None)
         rows.append((band, [with_call, without, diff]))
@@ -930,7 +930,7 @@ def exchange_table(ds: Dataset, player: str | None = None) -> Grid:
             n = sum(k for _, k in cards)
             total = sum(_RANK_VALUE.get(c, 0) * k for c, k in cards)
             high = sum(k for c, k in cards if _RANK_VALUE.get(c, 0) >= 14)
-            cells.append(Stat(total, n, "cards", Kind.MEAN))
+            cells.append(Stat(total, n, "cards", StatKind.MEAN))
             cells.append(Stat(high, n, "cards"))
         rows.append((str(g), cells))
     if player is not None:
@@ -984,7 +984,7 @@ def partner_support(ds: Dataset, player: str | None = None) -> Grid:
         rows.append((str(r["group"]), [
             Stat(int(r["made"]), n, "Tichu calls"),
             Stat(int(r["over_calls"]), n, "Tichu calls"),
-            Stat(int(r["over"]), n, "Tichu calls", Kind.MEAN),
+            Stat(int(r["over"]), n, "Tichu calls", StatKind.MEAN),
         ]))
     return Grid(
         "support", "Partner support" + ("" if player is None else f" of {player}'s Tichu"),

@@ -1,0 +1,530 @@
+"""The public state of a game being replayed, and the one implementation of its rules'
+bookkeeping: whose turn it is, when a trick is over, when a round ends, and the score.
+
+Pure: no I/O, standard library and the package's core only, compilable by mypyc.
+The engine (:mod:`tichu_analyze.replay`) owns one :class:`GameState` per game and
+applies every event to it in one place; anyone may read it (a
+:class:`~tichu_analyze.visitor.Visitor` is handed the state with every event), and
+the queries here (:meth:`RoundState.legal_plays`, :meth:`RoundState.may_pass`,
+:meth:`RoundState.bound_by_wish`, :meth:`RoundState.wish_plays`,
+:meth:`RoundState.round_score`) answer from it without changing it. Only the engine
+writes to it.
+
+Hands and card sets are int bitmasks (:mod:`tichu_analyze.cards`); seats are
+``0 .. seats - 1``; the team of a seat is ``seat % 2``. The number of seats is a
+property of the game (:attr:`GameState.seats`, :attr:`RoundState.seats`); it is
+4 in every game today.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from .cards import BIT, DOG, DRAGON, RANK_MASK, points
+from .combos import Combo, can_play_rank, legal_plays
+from .diagnostics import Diagnostic
+from .events import Event
+
+__all__ = [
+    "SEATS",
+    "STATUS_INCOMPLETE",
+    "STATUS_SCORED",
+    "STATUS_SKIPPED",
+    "GameState",
+    "Phase",
+    "RoundScore",
+    "RoundState",
+    "Step",
+    "Trick",
+    "call_value",
+    "double_victory",
+    "next_seat_table",
+    "round_over",
+    "score_round",
+    "wish_play",
+]
+
+SEATS = 4
+"""Seats at the table in the four-player game."""
+
+
+class Phase(IntEnum):
+    """Where a round stands."""
+
+    DEAL = 0  # round_start seen, waiting for the first deal
+    GRAND = 1  # first 8 cards dealt: Grand Tichu calls
+    EXCHANGE = 2  # all 14 dealt: exchanges (and Tichu calls)
+    PLAY = 3
+    OVER = 4  # the rules ended the round
+    SKIPPED = 5  # a fatal diagnostic: skip to the next round_start
+
+
+STATUS_SCORED = "scored"
+STATUS_INCOMPLETE = "incomplete"
+STATUS_SKIPPED = "skipped"
+
+_DEAL = Phase.DEAL
+_DRAGON_BIT = BIT[DRAGON]
+_DOG_BIT = BIT[DOG]
+
+
+def _build_next(seats: int) -> tuple[tuple[int, ...], ...]:
+    """``table[holding][seat]``: the first seat after ``seat`` whose bit is set in
+    ``holding`` (the seats that still hold cards); ``seat`` itself when none is."""
+    return tuple(
+        tuple(next(((seat + k) % seats for k in range(1, seats + 1)
+                    if holding >> ((seat + k) % seats) & 1), seat) for seat in range(seats))
+        for holding in range(1 << seats)
+    )
+
+
+_NEXT_TABLES: dict[int, tuple[tuple[int, ...], ...]] = {SEATS: _build_next(SEATS)}
+
+
+def next_seat_table(seats: int) -> tuple[tuple[int, ...], ...]:
+    """The table of "the next seat holding cards" for ``seats`` seats:
+    ``table[holding][seat]`` is the first seat after ``seat`` (clockwise) whose bit is set
+    in ``holding``. The one implementation of that rule (rules 2.3-2.5)."""
+    table = _NEXT_TABLES.get(seats)
+    if table is None:
+        table = _NEXT_TABLES[seats] = _build_next(seats)
+    return table
+
+
+def double_victory(out: list[int]) -> bool:
+    """Whether the seats out so far, in order, make a double victory (rules 7.2): the
+    first two out are partners."""
+    return len(out) == 2 and (out[0] - out[1]) & 1 == 0
+
+
+def round_over(out: list[int], seats: int) -> bool:
+    """The one rule of round end (rules 7.1-7.3): a double victory, or a single seat
+    left holding cards."""
+    return double_victory(out) or len(out) >= seats - 1
+
+
+def wish_play(hand: int, wish: int, top: Combo | None) -> Combo | None:
+    """The wish test of rules 6.2: a combination of ``hand`` holding a real card of rank
+    ``wish`` that may be played on ``top`` (None: a lead), or None. The one query behind
+    :meth:`RoundState.wish_play` and W001."""
+    if not hand & RANK_MASK[wish]:
+        return None
+    return can_play_rank(hand, wish, top)
+
+
+def call_value(call: str) -> int:
+    """What a call is worth (rules 7.4): 200 for a Grand Tichu, 100 for a Tichu."""
+    return 200 if call == "grand_tichu" else 100
+
+
+@dataclass(slots=True)
+class RoundScore:
+    """The score of a round that the rules ended (rules 7).
+
+    ``finish_order``: every seat, those that went out first, in order.
+    ``card_points``: per team, after the last seat's hand and tricks were handed
+    over (200 and 0 after a double victory). ``call_points``: per team. ``penalty``:
+    per team, points of the ``wish-penalty-200`` variant. ``score``: per team, the
+    sum. ``piles``: per seat, the cards of the tricks it took (Dragon tricks given to
+    it included), before the hand-over; :attr:`pile_points` their points.
+    """
+
+    finish_order: list[int]
+    double_victory: bool
+    card_points: list[int]
+    call_points: list[int]
+    penalty: list[int]
+    score: list[int]
+    piles: list[int]
+
+    @property
+    def pile_points(self) -> list[int]:
+        """Per seat, the points of the tricks it took, before the hand-over."""
+        return [points(p) for p in self.piles]
+
+
+def score_round(out: list[int], calls: list[str | None], piles: list[int], hands: list[int],
+                penalty: list[int] | None = None) -> RoundScore:
+    """The one implementation of scoring (rules 7.2-7.5).
+
+    ``out``: the seats that went out, in order (at least one); a double victory when
+    the first two are partners. ``calls``: per seat, the call that counts. ``piles``:
+    per seat, the cards of the tricks it took. ``hands``: per seat, the cards still
+    held. ``penalty``: per team, points added (variants).
+    """
+    seats = len(hands)
+    first = out[0]
+    c0 = c1 = 0  # call points per team
+    for s, call in enumerate(calls):
+        if call is not None:
+            value = 200 if call == "grand_tichu" else 100
+            if s != first:
+                value = -value
+            if s & 1:
+                c1 += value
+            else:
+                c0 += value
+    order = out + [s for s in range(seats) if s not in out]
+    if double_victory(out):
+        double = True
+        p0, p1 = (200, 0) if first & 1 == 0 else (0, 200)
+    else:
+        double = False
+        last = order[-1]
+        t0 = t1 = 0  # the cards each team took, the last seat's tricks with the first out
+        for s in range(seats):
+            if (first if s == last else s) & 1:
+                t1 |= piles[s]
+            else:
+                t0 |= piles[s]
+        p0, p1 = points(t0), points(t1)
+        if last & 1:  # its hand to the opponents
+            p0 += points(hands[last])
+        else:
+            p1 += points(hands[last])
+    e0, e1 = (0, 0) if penalty is None else (penalty[0], penalty[1])
+    return RoundScore(order, double, [p0, p1], [c0, c1], [e0, e1],
+                      [p0 + c0 + e0, p1 + c1 + e1], list(piles))
+
+
+@dataclass(slots=True)
+class Trick:
+    """A finished trick, as told to visitors (``Visitor.visit_trick``).
+
+    ``winner``: the seat whose play took it; ``taken_by``: the winner, or whom a
+    Dragon's trick was given to; ``top``: the winning combination; ``dog``: the Dog's
+    trick (it ends at once); ``dragon``: won by the Dragon.
+    """
+
+    number: int
+    leader: int
+    winner: int
+    cards: int
+    points: int
+    taken_by: int
+    top: Combo | None  # None only for cards discarded (P002) on an empty table
+    dragon: bool = False
+    dog: bool = False
+
+
+@dataclass(slots=True)
+class Step:
+    """One event as the engine applied it, as told to visitors (``Visitor.visit_event``).
+
+    ``index``: the event's position among its game's events, from 0; ``trick``: the
+    trick it belongs to (None before the first lead); ``skipped``: the event was not
+    applied. For a ``play``: ``combo`` (None when the cards formed no combination, or
+    the play was not applied), ``lead``, ``out_of_turn``. For a play or pass: ``top``
+    and ``top_seat`` (what was on the table before it; None for a lead), ``wish_open``
+    (the wish open before it), ``wish_play`` (for a W001: what the seat could have
+    played to fulfil the wish, :func:`wish_play` on the table as it was),
+    ``wish_fulfilled``, ``cards_left`` and ``went_out`` (after it), ``trick_points``
+    (card points in the trick on the table after a play, or at a pass; 0 at a pass
+    with no trick on the table). ``diagnostics``: what the event raised.
+    """
+
+    index: int
+    line: int
+    event: Event
+    trick: int | None
+    seat: int | None = None
+    combo: Combo | None = None
+    top: Combo | None = None
+    top_seat: int | None = None
+    lead: bool = False
+    out_of_turn: bool = False
+    wish_open: int | None = None
+    wish_play: Combo | None = None
+    wish_fulfilled: bool = False
+    cards_left: int | None = None
+    trick_points: int | None = None
+    went_out: bool = False
+    skipped: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+class RoundState:
+    """One round: the cards, the table, the turn, the wish, the calls and the result.
+
+    Read-only for everyone but the engine. Attributes (seats are list indices):
+
+    * ``number``, ``players`` (names by seat for this round), ``seats``, ``phase``;
+    * ``dealt8`` (the first deal), ``dealt`` (all cards dealt), ``hands`` (held now),
+      ``exchanges`` (per seat ``{to_seat: card}``, None until it exchanged);
+    * ``calls`` (the call that counts, per seat), ``call_lines`` (its line),
+      ``played`` (the seat played a card: too late for a Tichu);
+    * the table: ``trick`` (number of the trick, 0 before the first lead),
+      ``leader``, ``top`` and ``top_seat`` (the combination to beat and who played
+      it; ``top`` None: no trick on the table), ``trick_cards``, ``passed`` (bits of
+      the seats that passed since the last play), ``trick_over`` (every other seat
+      passed: the trick ends with the next lead, unless a bomb comes), ``after_dog``,
+      ``turn`` (the seat on turn; with no trick on the table, the seat to lead);
+    * ``holding`` (bits of the seats that still hold cards), ``out`` (the seats that
+      went out, in order), ``piles`` (the cards of the tricks each seat took),
+      ``tricks_won`` (per seat, tricks won by its play, the Dog's not counted),
+      ``bombs`` (per seat, bombs played), ``dragon_gifts`` (``(winner, to)`` of each
+      Dragon trick given, by its ``dragon_gift`` or by the engine after G002);
+    * the wish: ``wish`` (the open wish's rank, None when none is open),
+      ``wished`` and ``wisher`` (the rank wished this round and by whom),
+      ``wish_fulfilled_by``;
+    * ``dragon_due`` (the round ended on a Dragon trick still to be given),
+      ``result`` (a :class:`RoundScore` once the rules ended the round), ``score``,
+      ``recorded_score`` and ``recorded_finish`` (what ``round_end`` recorded),
+      ``round_end_seen``, ``penalty`` (per team, the ``wish-penalty-200`` variant).
+    """
+
+    __slots__ = (
+        "number",
+        "players",
+        "seats",
+        "phase",
+        "hands",
+        "dealt8",
+        "dealt",
+        "calls",
+        "call_lines",
+        "played",
+        "exchanges",
+        "out",
+        "piles",
+        "tricks_won",
+        "bombs",
+        "dragon_gifts",
+        "trick",
+        "top",
+        "top_seat",
+        "trick_cards",
+        "turn",
+        "passed",
+        "closing",
+        "after_dog",
+        "wish",
+        "wished",
+        "wisher",
+        "wish_fulfilled_by",
+        "dragon_due",
+        "round_end_seen",
+        "result",
+        "score",
+        "recorded_score",
+        "recorded_finish",
+        "leader",
+        "holding",
+        "penalty",
+        "unreadable_exchange",
+        "next_table",
+        "line",
+        "phoenix_bombs",
+    )
+
+    def __init__(self, number: int, players: list[str], line: int = 0,
+                 phoenix_bombs: bool = False) -> None:
+        seats = len(players)
+        zeros = [0] * seats
+        self.number = number
+        self.players = players
+        self.seats = seats
+        self.line = line  # of the round_start
+        self.phase = _DEAL
+        self.hands = [0] * seats
+        self.dealt8 = zeros  # replaced, never changed in place, by the deals
+        self.dealt = zeros
+        self.calls: list[str | None] = [None] * seats
+        self.call_lines: list[int | None] = [None] * seats
+        self.played = [False] * seats
+        self.exchanges: list[dict[int, int] | None] = [None] * seats
+        self.out: list[int] = []
+        self.piles = [0] * seats
+        self.tricks_won = [0] * seats
+        self.bombs = [0] * seats
+        self.dragon_gifts: list[tuple[int, int]] = []  # (winner, to) of each Dragon trick
+        self.trick = 0
+        self.top: Combo | None = None
+        self.top_seat = -1
+        self.trick_cards = 0
+        self.turn = -1  # seat on turn; while top is None, the seat entitled to lead
+        self.passed = 0  # seats (bits) that passed since the last play
+        self.closing = False  # every other seat passed: the trick is over but for a bomb
+        self.after_dog = False
+        self.wish: int | None = None
+        self.wished: int | None = None
+        self.wisher = -1
+        self.wish_fulfilled_by: int | None = None
+        self.dragon_due = False  # the round ended on a Dragon trick that is not given yet
+        self.round_end_seen = False
+        self.result: RoundScore | None = None
+        self.score: list[int] | None = None
+        self.recorded_score: list[int] | None = None
+        self.recorded_finish: list[int] | None = None
+        self.leader = -1
+        self.holding = (1 << seats) - 1  # seats that still hold cards, as bits
+        self.penalty = [0, 0]  # per team: points from the wish-penalty-200 variant
+        self.unreadable_exchange = False  # an exchange was skipped (L002/L003)
+        table = _NEXT_TABLES.get(seats)
+        self.next_table = table if table is not None else next_seat_table(seats)
+        self.phoenix_bombs = phoenix_bombs
+
+    # ------------------------------------------------------------ the turn
+
+    def next_holding(self, seat: int) -> int:
+        """The first seat after ``seat`` that still holds cards (``seat`` if none)."""
+        return self.next_table[self.holding][seat]
+
+    def next_leader(self) -> int:
+        """Who leads once the trick on the table is over (rules 2.4): its winner, or the
+        next seat holding cards when the winner is out."""
+        w = self.top_seat
+        return w if self.hands[w] else self.next_table[self.holding][w]
+
+    @property
+    def trick_over(self) -> bool:
+        """Every other seat holding cards passed on the top: the trick ends with the next
+        lead (or its Dragon gift), unless a bomb comes first."""
+        return self.closing
+
+    def to_lead(self) -> int | None:
+        """The seat due to lead now, or None while a trick is being played."""
+        if self.phase != Phase.PLAY:
+            return None
+        if self.top is None:
+            return self.turn
+        return self.next_leader() if self.closing else None
+
+    def finish_order(self) -> list[int]:
+        """The seats that went out, in order, then the others."""
+        return self.out + [s for s in range(self.seats) if s not in self.out]
+
+    @property
+    def status(self) -> str:
+        """``scored``, ``skipped`` (after a fatal diagnostic) or ``incomplete``."""
+        if self.phase == Phase.SKIPPED:
+            return STATUS_SKIPPED
+        return STATUS_SCORED if self.score is not None else STATUS_INCOMPLETE
+
+    @property
+    def double_victory(self) -> bool:
+        """The round ended with two partners out first."""
+        return self.result is not None and self.result.double_victory
+
+    def exchanged_hands(self) -> list[int]:
+        """The hands after the exchange (zeros until every seat exchanged)."""
+        if any(x is None for x in self.exchanges):
+            return [0] * self.seats
+        hands = list(self.dealt)
+        for giver, gives in enumerate(self.exchanges):
+            assert gives is not None
+            for to, c in gives.items():
+                hands[giver] &= ~BIT[c]
+                hands[to] |= BIT[c]
+        return hands
+
+    # ------------------------------------------------------------- queries
+
+    def round_score(self) -> RoundScore | None:
+        """The round's score (:func:`score_round`) once the rules ended it, else None.
+        ``score`` holds the per-team totals alone."""
+        return self.result
+
+    def legal_plays(self, seat: int) -> list[Combo]:
+        """The combinations ``seat`` may play now under rules 2-6 (the wish applied), one
+        per kind, rank and length (``combos.legal_plays``); empty when it may not play.
+
+        On turn with a trick on the table: what beats the top (bombs included); the
+        seat due to lead: any lead; any other seat: the bombs that beat the top (none
+        before a trick's first play, none on the Dog; a seat may bomb its own play). A
+        seat bound by the wish keeps only the plays holding the wished rank (a follow may
+        still be a bomb).
+        """
+        if self.phase != Phase.PLAY or not self.hands[seat]:
+            return []
+        hand = self.hands[seat]
+        top = self.top
+        leading = self.to_lead() == seat
+        if leading:
+            plays = legal_plays(hand, None)
+        elif top is None:
+            return []  # before a trick's first play only its leader plays (B002, B003)
+        elif self.closing or seat != self.turn:
+            if self.closing and seat == self.top_seat:
+                return []
+            plays = [c for c in legal_plays(hand, top) if c.is_bomb]
+        else:
+            plays = legal_plays(hand, top)
+        if not self.bound_by_wish(seat):
+            return plays
+        assert self.wish is not None
+        wished = RANK_MASK[self.wish]
+        return [c for c in plays if c.cards & wished or (not leading and c.is_bomb)]
+
+    def may_pass(self, seat: int) -> bool:
+        """Whether ``seat`` may pass now: it is on turn, a trick is on the table and not
+        over, and the wish does not bind it (rules 2.3, 6.2)."""
+        return (self.phase == Phase.PLAY and bool(self.hands[seat]) and self.top is not None
+                and not self.closing and seat == self.turn and not self.bound_by_wish(seat))
+
+    def wish_play(self, seat: int) -> Combo | None:
+        """A combination holding a real card of the open wish's rank that ``seat`` could
+        play on the table as it is (rules 6.2: the one the engine names in W001), or None:
+        no wish is open, the seat does not hold the rank, or cannot play it here. A seat
+        due to lead answers for a lead. Whose turn it is is not asked
+        (:meth:`bound_by_wish` asks it)."""
+        wish = self.wish
+        if wish is None or self.phase != Phase.PLAY:
+            return None
+        return wish_play(self.hands[seat], wish, None if self.to_lead() == seat else self.top)
+
+    def bound_by_wish(self, seat: int) -> bool:
+        """Whether the open wish binds ``seat`` now (rules 6.2): it is the seat's turn (to
+        lead, or to follow), it holds the wished rank and could play it legally."""
+        on_turn = self.to_lead() == seat or (
+            self.top is not None and not self.closing and self.turn == seat)
+        return on_turn and self.wish_play(seat) is not None
+
+    def wish_plays(self, seat: int) -> list[Combo]:
+        """The plays of :meth:`legal_plays` that would fulfil the open wish (empty when
+        none is open or the seat cannot fulfil it)."""
+        wish = self.wish
+        if wish is None:
+            return []
+        return [c for c in self.legal_plays(seat) if c.cards & RANK_MASK[wish]]
+
+
+class GameState:
+    """One game: its players, target, the round being played and the totals.
+
+    ``players``: the names of ``game_start``; ``seating``: the names by seat now
+    (``round_start.players`` changes them from its round on). ``totals`` per team is
+    None once a round was neither scored nor recorded. ``won_by``: the team that
+    reached the target with more points. ``rounds``: rounds closed. ``events``: events
+    of the game seen by a tracing replay. ``ended``: a ``game_end`` was seen.
+    """
+
+    __slots__ = ("id", "file", "players", "seating", "target", "meta", "line", "seats",
+                 "totals", "won_by", "round", "last_round", "rounds", "events",
+                 "warned_continue", "ended", "recorded_score")
+
+    def __init__(self, game: str, players: list[str], target: int,
+                 meta: dict[str, object] | None, line: int, file: str = "") -> None:
+        self.id = game
+        self.file = file
+        self.players = list(players)
+        self.seating = list(players)
+        self.seats = len(players)
+        self.target = target
+        self.meta = meta
+        self.line = line
+        self.totals: list[int] | None = [0, 0]
+        self.won_by: int | None = None
+        self.round: RoundState | None = None
+        self.last_round = 0
+        self.rounds = 0
+        self.events = 0
+        self.warned_continue = False
+        self.ended = False
+        self.recorded_score: list[int] | None = None
+
+    @property
+    def game(self) -> str:
+        """The game id."""
+        return self.id
