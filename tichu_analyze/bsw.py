@@ -66,6 +66,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Literal
 
+import msgspec
 from msgspec.structs import asdict, force_setattr
 
 from .cards import (
@@ -76,14 +77,13 @@ from .cards import (
     MAHJONG,
     PHOENIX,
     RANK,
-    RANK_BY_TOKEN,
     RANK_MASK,
     RANK_TOKENS,
     SUITS,
     Mask,
-    points,
 )
-from .combos import Combo, Kind, beats, bombs_in, can_play_rank, classify
+from .combos import Combo, Kind, beats, bombs_in, classify
+from .diagnostics import Diagnostic
 from .events import (
     Call,
     Deal,
@@ -96,6 +96,8 @@ from .events import (
     RoundEnd,
     RoundStart,
 )
+from .replay import Replay
+from .state import Phase, RoundState, score_round, wish_play
 
 __all__ = [
     "TchLines", "Unreadable", "decode_text", "event_dict", "looks_like_tch", "read_tch",
@@ -537,8 +539,9 @@ def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
 # --- reading ------------------------------------------------------------------
 
 
-def read_tch(source: bytes | IO[bytes] | TchLines,
-             game_id: str) -> Iterator[tuple[int, Event | Unreadable]]:
+def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
+             variants: frozenset[str] = frozenset(),
+             replay: Replay | None = None) -> Iterator[tuple[int, Event | Unreadable]]:
     """The format-1 events of one ``.tch`` file, each with its 1-based ``.tch`` line.
 
     ``source``: the file's bytes, a binary file open for reading, or its
@@ -549,9 +552,20 @@ def read_tch(source: bytes | IO[bytes] | TchLines,
     line that justifies them, so line numbers are not always increasing. A line
     that is not understood yields :class:`Unreadable` and the rest of its round
     is skipped.
+
+    The reader follows each round on the engine's own state as it converts it
+    (:class:`~tichu_analyze.replay.Replay`, fed every event it emits), so that it
+    reads the play as the replay will check it: ``variants`` are the house rules
+    (rules.md 9) it reads under. ``replay``: the engine to follow and feed instead
+    of a private one (``check``'s way: each event is replayed once). The events
+    yielded are then already fed to it (the caller reports the :class:`Unreadable`
+    ones alone), and its visitor must want nothing but diagnostics
+    (:func:`~tichu_analyze.visitor.only_diagnostics`): they are held back while a
+    round is read and reported once its reading is settled.
     """
     lines = source if isinstance(source, TchLines) else TchLines(source)
-    reader = _Reader(game_id)
+    engine = replay if replay is not None else Replay("", variants=variants)
+    reader = _Reader(game_id, engine)
     rt: _RoundText | None = None
     junk = False  # inside a run of lines outside any round
     for no, raw in enumerate(lines, 1):
@@ -606,11 +620,12 @@ _TOO_LONG = f"a line longer than {MAX_LINE >> 20} MiB"
 
 
 class _Reader:
-    """Game-level state of one file: the game start, the round numbers and who sits
-    where."""
+    """Game-level state of one file: the game start, the round numbers, who sits
+    where, and the engine the rounds are followed on."""
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, engine: Replay) -> None:
         self.game = game_id
+        self.engine = engine
         self.started = False
         self.rounds = 0
         self.names: list[str] = []  # by seat, as the last round's lines named them
@@ -631,11 +646,14 @@ class _Reader:
             changed = players if self.started and players != self.players else None
             self.names, self.players = names, players
         self.rounds += 1
-        out = _convert(self.game, self.rounds, rt, changed)
+        start: tuple[int, Event | Unreadable] | None = None
         if not self.started:
             self.started = True
-            out.insert(0, (rt.line, GameStart(game=self.game, players=self.players,
-                                               target=TARGET)))
+            start = (rt.line, GameStart(game=self.game, players=self.players, target=TARGET))
+            self.engine.feed(rt.line, start[1])
+        out = _convert(self.engine, self.game, self.rounds, rt, changed)
+        if start is not None:
+            out.insert(0, start)
         return out
 
 
@@ -643,27 +661,73 @@ _SEARCH = 32
 """How many other readings of one round are tried against its Ergebnis, at most."""
 
 
-def _convert(game: str, number: int, rt: _RoundText,
+class _Mark:
+    """The engine as a round's ``round_start`` left it, so that the round can be fed
+    again (another reading of its log): the game's totals and the diagnostics held."""
+
+    def __init__(self, engine: Replay, game_id: str, number: int,
+                 held: list[Diagnostic]) -> None:
+        game = engine.games.get(game_id)
+        rnd = game.round if game is not None else None
+        self.engine = engine
+        self.game = game
+        self.round = rnd if rnd is not None and rnd.number == number else None
+        self.totals = game.totals if game is not None else None
+        self.won_by = game.won_by if game is not None else None
+        self.warned = game.warned_continue if game is not None else False
+        self.held = held
+        self.diagnostics = len(held)
+
+    def rewind(self) -> RoundState | None:
+        """Back to the round's start: a fresh state of the round (None if the engine did
+        not open it), the diagnostics found since dropped."""
+        del self.held[self.diagnostics :]
+        game, old = self.game, self.round
+        if game is None or old is None:
+            return None
+        game.round = self.round = RoundState(old.number, old.players, old.line,
+                                             old.phoenix_bombs)
+        game.totals, game.won_by, game.warned_continue = self.totals, self.won_by, self.warned
+        return self.round
+
+
+def _convert(engine: Replay, game: str, number: int, rt: _RoundText,
              players: list[str] | None) -> list[tuple[int, Event | Unreadable]]:
-    """The events of one round (``players``: the seating if it changed with it); where
-    the log reads two legal ways and the default reading does not give the recorded
-    Ergebnis, the first reading that does."""
-    first = _Converter(game, number, rt, players)
-    out = first.run()
-    if not first.mismatch or not first.decisions:
-        return out
-    queue = [frozenset([d]) for d in first.decisions]
-    tried: set[frozenset[int]] = set()
-    while queue and len(tried) < _SEARCH:
-        flips = queue.pop(0)
-        if flips in tried:
-            continue
-        tried.add(flips)
-        conv = _Converter(game, number, rt, players, flips)
-        got = conv.run()
-        if not conv.mismatch:
-            return got
-        queue += [flips | {d} for d in conv.decisions if d > max(flips)]
+    """The events of one round (``players``: the seating if it changed with it), fed to
+    ``engine`` as they are read; where the log reads two legal ways and the default
+    reading does not give the recorded Ergebnis, the first reading that does. The
+    engine ends up fed with the events returned, its diagnostics reported once."""
+    held: list[Diagnostic] = []
+    engine.hold(held)
+    try:
+        first = last = _Converter(engine, game, number, rt, players, held)
+        out = first.run()
+        chosen = first
+        if first.mismatch and first.decisions:
+            queue = [frozenset([d]) for d in first.decisions]
+            tried: set[frozenset[int]] = set()
+            while queue and len(tried) < _SEARCH:
+                flips = queue.pop(0)
+                if flips in tried:
+                    continue
+                tried.add(flips)
+                last = _Converter(engine, game, number, rt, players, held, flips, first.mark)
+                got = last.run()
+                if not last.mismatch:
+                    out, chosen = got, last
+                    break
+                queue += [flips | {d} for d in last.decisions if d > max(flips)]
+        if (chosen is not last or chosen.dirty) and first.mark is not None \
+                and first.mark.rewind() is not None:
+            feed = engine.feed
+            for line, ev in out[1:]:  # the events as they stand now, once more
+                if not isinstance(ev, Unreadable):
+                    feed(line, ev)
+    finally:
+        engine.hold(None)
+    report = engine.visitor.visit_diagnostic
+    for diag in held:
+        report(diag)
     return out
 
 
@@ -684,206 +748,6 @@ def _player_names(names: list[str]) -> list[str]:
 # --- following the round --------------------------------------------------------
 
 
-def _next_with_cards(hands: list[Mask], seat: int) -> int:
-    """The first seat after ``seat``, in playing order, that still holds cards."""
-    for step in (1, 2, 3, 4):
-        s = (seat + step) & 3
-        if hands[s]:
-            return s
-    return seat
-
-
-class _Table:
-    """The round as the replay sees it, reduced to what the converters need.
-
-    Mirrors the engine's turn rules (rules.md 2, 4.3, 5.2, 5.4, 7): ``turn`` is
-    the seat on turn (while ``top`` is None, the seat entitled to lead);
-    ``closing`` means every other seat holding cards passed, so the trick is
-    over but for a bomb by another seat.
-    """
-
-    def __init__(self, hands: list[Mask]) -> None:
-        self.hands = list(hands)
-        self.out: list[int] = []
-        self.top: Combo | None = None
-        self.top_seat = -1
-        self.turn = next((s for s in range(4) if hands[s] & BIT[MAHJONG]), 0)
-        self.passed = 0
-        self.closing = False
-        self.trick_cards = 0
-        self.piles = [0, 0, 0, 0]
-        self.over = False
-        self.double_victory = False
-        self.dragon_due = False  # the round ended on a Dragon trick not yet given
-        self.wish: int | None = None  # the open wish (rules 6)
-
-    def leader(self) -> int:
-        """Who leads once the trick on the table is over (rules 2.4)."""
-        w = self.top_seat
-        return w if self.hands[w] else _next_with_cards(self.hands, w)
-
-    def dragon_on_top(self) -> bool:
-        return self.top is not None and self.top.cards == BIT[DRAGON]
-
-    def gift_due(self) -> bool:
-        """The Dragon's trick is over and must be given before anything else happens."""
-        return self.dragon_due or (self.closing and self.dragon_on_top())
-
-    def is_lead(self, seat: int, combo: Combo | None) -> bool:
-        """Whether a play by ``seat`` would be a lead (the engine's reading)."""
-        if self.top is None:
-            return True
-        if self.closing:
-            return seat == self.top_seat or combo is None or combo.kind < _BOMB
-        return False
-
-    def pass_(self, seat: int) -> None:
-        self.passed |= 1 << seat
-        self.turn = _next_with_cards(self.hands, seat)
-        self._check_trick_over()
-
-    def _check_trick_over(self) -> None:
-        if self.top is None:
-            return
-        hands, top_seat, passed = self.hands, self.top_seat, self.passed
-        for s in range(4):
-            if hands[s] and s != top_seat and not passed >> s & 1:
-                return
-        self.closing = True
-        self.turn = self.leader()
-
-    def passes_to_close(self) -> list[int]:
-        """The seats, in turn, whose passes would end the trick on the table."""
-        if self.top is None or self.closing:
-            return []
-        others = 0
-        for s in range(4):
-            if self.hands[s] and s != self.top_seat:
-                others |= 1 << s
-        passed, turn = self.passed, self.turn
-        seq: list[int] = []
-        for _ in range(4):
-            if not others & ~passed:
-                break
-            seq.append(turn)
-            passed |= 1 << turn
-            turn = _next_with_cards(self.hands, turn)
-        return seq
-
-    def bound(self, seat: int) -> bool:
-        """Whether the open wish obliges ``seat``, on turn, to play rather than pass (6.2)."""
-        wish = self.wish
-        return (wish is not None and bool(self.hands[seat] & RANK_MASK[wish])
-                and can_play_rank(self.hands[seat], wish, self.top) is not None)
-
-    def passes_until(self, seat: int) -> list[int] | None:
-        """The seats that must have passed for a non-bomb play by ``seat`` to be in turn
-        (a response, or the lead after the trick ended), or None if there is no such
-        reading."""
-        if self.top is None or self.closing:
-            return None
-        hands = self.hands
-        others = 0
-        for s in range(4):
-            if hands[s] and s != self.top_seat:
-                others |= 1 << s
-        passed, turn = self.passed, self.turn
-        seq: list[int] = []
-        for _ in range(4):
-            if turn == seat:
-                return seq
-            seq.append(turn)
-            passed |= 1 << turn
-            if others & ~passed == 0:
-                return seq if self.leader() == seat else None
-            turn = _next_with_cards(hands, turn)
-        return None
-
-    def play(self, seat: int, mask: Mask, combo: Combo | None, lead: bool) -> None:
-        """Apply a play as the engine does (``combo`` None: not a combination)."""
-        hands = self.hands
-        if combo is None or (mask == BIT[DOG] and not lead):
-            # P002/P007: the cards leave the hand, the top stays, counts as a pass
-            hands[seat] &= ~mask
-            self.trick_cards |= mask
-            if not hands[seat] and self._goes_out(seat):
-                return
-            self.pass_(seat)
-            return
-        if lead and self.closing:
-            self.end_trick(self.top_seat)
-        if lead:
-            self.trick_cards = 0
-        hands[seat] &= ~mask
-        self.trick_cards |= mask
-        if self.wish is not None and mask & RANK_MASK[self.wish]:
-            self.wish = None
-        self.top, self.top_seat = combo, seat
-        self.passed = 0
-        self.closing = False
-        if not hands[seat] and self._goes_out(seat):
-            return
-        if mask == BIT[DOG]:
-            self.end_trick(seat)
-            partner = (seat + 2) & 3
-            self.turn = partner if hands[partner] else _next_with_cards(hands, partner)
-            return
-        self.turn = _next_with_cards(hands, seat)
-
-    def _goes_out(self, seat: int) -> bool:
-        out = self.out
-        out.append(seat)
-        if len(out) == 2 and (out[0] - out[1]) & 1 == 0:
-            self.over = self.double_victory = True
-            return True
-        if len(out) == 3:
-            self.over = True
-            if self.dragon_on_top() and self.top_seat == seat:
-                self.dragon_due = True
-            else:
-                self.end_trick(self.top_seat if self.top is not None else seat)
-            return True
-        return False
-
-    def end_trick(self, to: int | None) -> None:
-        """The trick's cards go to ``to`` (None: kept aside, for a gift not yet decided)."""
-        if to is not None:
-            self.piles[to] |= self.trick_cards
-        self.trick_cards = 0
-        self.top = None
-        self.passed = 0
-        self.closing = False
-
-    def give_dragon(self, to: int | None) -> None:
-        leader = self.leader()
-        self.end_trick(to)
-        if self.dragon_due:
-            self.dragon_due = False
-        else:
-            self.turn = leader
-
-    def score(self, calls: list[str | None], extra: Iterable[tuple[Mask, int]] = ()) -> list[int]:
-        """The round's score once over (rules 7), with ``extra`` tricks (cards, taker)."""
-        out = self.out
-        call_points = [0, 0]
-        for s, call in enumerate(calls):
-            if call is not None:
-                value = 200 if call == "grand_tichu" else 100
-                call_points[s & 1] += value if out and out[0] == s else -value
-        if self.double_victory:
-            cards = [200, 0] if out[0] & 1 == 0 else [0, 200]
-        else:
-            piles = list(self.piles)
-            for mask, taker in extra:
-                piles[taker] |= mask
-            last = next(s for s in range(4) if s not in out)
-            piles[out[0]] |= piles[last]
-            piles[last] = 0
-            cards = [points(piles[0] | piles[2]), points(piles[1] | piles[3])]
-            cards[(last + 1) & 1] += points(self.hands[last])
-        return [cards[0] + call_points[0], cards[1] + call_points[1]]
-
-
 def _could_beat(combo: Combo, top: Combo) -> bool:
     """Whether ``combo`` beats ``top`` under some reading of a Phoenix inside ``top``."""
     if beats(combo, top):
@@ -899,6 +763,8 @@ def _could_beat(combo: Combo, top: Combo) -> bool:
 
 _TOKEN_BIT: dict[str, Mask] = {token: BIT[card] for token, card in CARD_BY_TOKEN.items()}
 _PHOENIX_BIT = BIT[PHOENIX]
+_MAHJONG_BIT = BIT[MAHJONG]
+_DRAGON_BIT = BIT[DRAGON]
 _BOMB = Kind.FOUR_OF_A_KIND
 """The lowest kind of bomb."""
 _AMBIGUOUS = (Kind.FULL_HOUSE, Kind.STRAIGHT)
@@ -953,10 +819,23 @@ class _Gift:
 
 
 class _Converter:
-    """Turns the parsed lines of one round into format-1 events, normalizing BSW's habits."""
+    """Turns the parsed lines of one round into format-1 events, normalizing BSW's habits.
 
-    def __init__(self, game: str, number: int, rt: _RoundText, players: list[str] | None,
-                 flips: frozenset[int] = frozenset()) -> None:
+    Every event is fed to the engine as it is emitted, and the converter asks the
+    engine's state of the round (:class:`~tichu_analyze.state.RoundState`) whose turn
+    it is, whether the trick is over, which passes are missing, whether a Dragon gift
+    is due, what the round scores. Where it changes an event already fed (a call moved
+    before the caller's first play, a wish logged late, the Phoenix's reading, a
+    synthesized gift's recipient) the round is ``dirty``: fed again once settled.
+    """
+
+    def __init__(self, engine: Replay, game: str, number: int, rt: _RoundText,
+                 players: list[str] | None, held: list[Diagnostic],
+                 flips: frozenset[int] = frozenset(), mark: _Mark | None = None) -> None:
+        self.engine = engine
+        self.feed = engine.feed
+        self.held = held
+        self.mark = mark  # None on the first reading: made once its round_start is fed
         self.game = game
         self.number = number
         self.rt = rt
@@ -964,10 +843,11 @@ class _Converter:
         self.flips = flips  # records (by index in rt.play) read the other way
         self.decisions: list[int] = []  # records where two legal readings exist
         self.mismatch = False  # the replayed score cannot give the recorded Ergebnis
+        self.dirty = False  # an event already fed was changed or moved
         self.out: list[tuple[int, Event | Unreadable]] = []
         self.calls: list[str | None] = [None, None, None, None]  # as the engine counts them
         self.playing = False  # the Rundenverlauf is being converted
-        self.table: _Table | None = None
+        self.rnd: RoundState | None = None  # the engine's state of the round
         self.raw = False  # no normalizing (the engine skips the rest of the round)
         self.first_play: list[Play | None] = [None, None, None, None]
         self.plays = [0, 0, 0, 0]
@@ -982,18 +862,26 @@ class _Converter:
 
     def emit(self, line: int, ev: Event) -> None:
         self.out.append((line, ev))
+        self.feed(line, ev)
 
     def run(self) -> list[tuple[int, Event | Unreadable]]:
         rt = self.rt
-        self.emit(rt.line, RoundStart(game=self.game, round=self.number, players=self.players))
+        start = RoundStart(game=self.game, round=self.number, players=self.players)
+        if self.mark is None:
+            self.emit(rt.line, start)
+            self.mark = _Mark(self.engine, self.game, self.number, self.held)
+            self.rnd = self.mark.round
+        else:
+            self.out.append((rt.line, start))
+            self.rnd = self.mark.rewind()
         if len(rt.hands8) == 4:
             self.emit(rt.line, Deal(game=self.game, hands=[list(h) for h in rt.hands8]))
             for rec in rt.grand:
                 self.call(rec, "grand_tichu")
             if len(rt.hands14) == 4:
                 self.pre_play()
-                self.table = self.start_play()
-                self.raw = self.table is None
+                rnd = self.rnd
+                self.raw = not self.sound() or rnd is None or rnd.phase != Phase.PLAY
                 self.playing = True
                 for i, rec in enumerate(rt.play):
                     self.index = i
@@ -1016,31 +904,29 @@ class _Converter:
             else:
                 self.call(rec, "tichu")
 
-    def start_play(self) -> _Table | None:
-        """The hands after the exchange, if the deal and the four exchanges are sound."""
+    def sound(self) -> bool:
+        """Whether the deal and the four exchanges are sound, so the play is followed."""
         rt = self.rt
         hands = []
         for h8, h14 in zip(rt.hands8, rt.hands14, strict=True):
             m = _mask(h14)
             if m is None or len(h14) != 14 or not set(h8) <= set(h14):
-                return None
+                return False
             hands.append(m)
         if hands[0] | hands[1] | hands[2] | hands[3] != (1 << 56) - 1:
-            return None
+            return False
         gives = [rec for rec in rt.pre if rec.kind == "exchange"]
         if sorted(rec.seat for rec in gives) != [0, 1, 2, 3]:
-            return None
+            return False
         after = list(hands)
         for rec in gives:
             for to, token in rec.give.items():
                 b = BIT[CARD_BY_TOKEN[token]]
                 if to == rec.seat or not hands[rec.seat] & b:
-                    return None
+                    return False
                 after[rec.seat] &= ~b
                 after[to] |= b
-        if any(m.bit_count() != 14 for m in after):
-            return None
-        return _Table(after)
+        return all(m.bit_count() == 14 for m in after)
 
     # -- calls
 
@@ -1053,8 +939,8 @@ class _Converter:
             self.calls[seat] = call
             self.emit(rec.line, ev)
             return
-        t = self.table
-        if t is None or self.raw:
+        rnd = self.rnd
+        if rnd is None or self.raw:
             self.emit(rec.line, ev)
             return
         first = self.first_play[seat]
@@ -1064,9 +950,11 @@ class _Converter:
             at = next(i for i, (_, e) in enumerate(self.out) if e is first)
             self.out.insert(at, (rec.line, ev))
             self.calls[seat] = call
+            self.dirty = True
             return
         self.settle(rec.line)
-        if call == "tichu" and self.calls[seat] is None and self.plays[seat] == 0 and not t.over:
+        if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 0
+                and rnd.phase == Phase.PLAY):
             self.calls[seat] = call
         self.emit(rec.line, ev)  # otherwise reported by the engine (C001, C002, C003, P009)
 
@@ -1090,62 +978,80 @@ class _Converter:
         elif rec.kind == "wish":
             last = self.last_play
             if last is not None and last.wish is None:
-                force_setattr(last, "wish", rec.value)
-                if self.table is not None and "Mahjong" in last.cards:
-                    self.table.wish = RANK_BY_TOKEN[rec.value]
+                force_setattr(last, "wish", rec.value)  # after the engine saw the play
+                self.dirty = True
         elif rec.kind == "gift":
             self.gift(rec)
         elif rec.kind == "result":
             self.result(rec)
 
     def pass_(self, rec: _Rec) -> None:
-        t = self.table
+        rnd = self.rnd
         seat = rec.seat
-        if t is None or self.raw:
-            self.out.append((rec.line, Pass(game=self.game, seat=seat)))
+        if rnd is None or self.raw:
+            self.emit(rec.line, Pass(game=self.game, seat=seat))
             return
-        if t.over or not t.hands[seat] or t.top is None or t.closing or seat != t.turn:
+        if (rnd.phase != Phase.PLAY or not rnd.hands[seat] or rnd.top is None or rnd.closing
+                or seat != rnd.turn):
             return  # the winner collecting its trick, or a pass by a seat not on turn
-        self.out.append((rec.line, Pass(game=self.game, seat=seat)))
-        t.pass_(seat)
+        self.emit(rec.line, Pass(game=self.game, seat=seat))
+
+    def wish_of(self, mask: Mask) -> str | None:
+        """The ``Wunsch:`` that belongs to a play being converted (the next records up to
+        the next play), so that the engine applies the play with its wish."""
+        if not mask & _MAHJONG_BIT:
+            return None
+        play = self.rt.play
+        for j in range(self.index + 1, len(play)):
+            kind = play[j].kind
+            if kind == "wish":
+                return play[j].value
+            if kind == "play" or kind == "result":
+                return None
+        return None
 
     def play(self, rec: _Rec) -> None:
         seat = rec.seat
-        ev = Play(game=self.game, seat=seat, cards=rec.cards)
-        t = self.table
-        if t is None or self.raw:
-            self.emit(rec.line, ev)
+        rnd = self.rnd
+        if rnd is None or self.raw:
+            self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))
             return
-        if t.over:
+        if rnd.phase != Phase.PLAY:
             return  # cards logged after the rules ended the round: BSW noise
-        if not t.hands[seat]:
+        if not rnd.hands[seat]:
             self.settle(rec.line)
-            self.emit(rec.line, ev)  # a seat that is out: P008
+            self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))  # P008
             return
         mask = _mask(rec.cards)
-        if mask is None or mask & ~t.hands[seat]:
+        if mask is None or mask & ~rnd.hands[seat]:
             self.settle(rec.line)
-            self.emit(rec.line, ev)  # L002 / P001: the engine skips the rest of the round
+            # L002 / P001: the engine skips the rest of the round
+            self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))
             self.raw = True
             return
-        combo = _combo(mask)
+        if mask & _PHOENIX_BIT and rnd.phoenix_bombs:
+            combo = classify(mask, None, None, True)  # variant phoenix-in-bombs (rules 9)
+        else:
+            combo = _combo(mask)
         bomb = combo is not None and combo.kind >= _BOMB
-        if t.top is not None and not t.closing:
+        if rnd.top is not None and not rnd.closing:
             for s in self.missing_passes(seat, mask, combo, bomb):
                 self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
-                t.pass_(s)
-        if (t.dragon_due or t.closing) and t.gift_due() and not (bomb and seat != t.top_seat):
+        if rnd.gift_due() and not (bomb and seat != rnd.top_seat):
             self.give_dragon(rec.line)
-        lead = t.is_lead(seat, combo)
-        top = None if lead else t.top
+        lead = _is_lead(rnd, seat, combo)
+        top = None if lead else rnd.top
         if mask == _PHOENIX_BIT and top is not None:
             combo = classify(mask, None, top)  # the Phoenix single: half a rank above the top
+        wish = self.wish_of(mask)
+        ev = Play(game=self.game, seat=seat, cards=rec.cards) if wish is None else \
+            Play(game=self.game, seat=seat, cards=rec.cards, wish=wish)
         if lead:
             self.top_phoenix = None
         elif combo is not None and mask != BIT[DOG] and self.top_phoenix is not None:
             self.top_phoenix.above = combo
             self.top_phoenix = None
-        if combo is not None and mask & BIT[PHOENIX] and mask != BIT[PHOENIX]:
+        if combo is not None and mask & _PHOENIX_BIT and mask != _PHOENIX_BIT:
             self.top_phoenix = _PhoenixPlay(ev, mask, top)
             self.phoenix.append(self.top_phoenix)
         if self.first_play[seat] is None:
@@ -1155,7 +1061,6 @@ class _Converter:
         self.plays[seat] += 1
         self.last_play = ev
         self.emit(rec.line, ev)
-        t.play(seat, mask, combo, lead)
 
     def missing_passes(self, seat: int, mask: Mask, combo: Combo | None,
                        bomb: bool) -> list[int]:
@@ -1171,30 +1076,36 @@ class _Converter:
         reply is taken -- nothing is invented -- unless the round's ``Ergebnis`` comes
         out only the other way (:meth:`decide`).
         """
-        t = self.table
-        assert t is not None
-        if t.top is None or t.closing:
+        rnd = self.rnd
+        assert rnd is not None
+        top = rnd.top
+        if top is None or rnd.closing:
             return []
-        if not bomb and seat != t.turn:
-            return t.passes_until(seat) or []
-        if t.leader() != seat:
+        if not bomb and seat != rnd.turn:
+            return rnd.passes_until(seat) or []
+        if rnd.next_leader() != seat:
             return []
-        seq = t.passes_to_close()
+        seq = rnd.passes_to_close()
         if not seq or combo is None:
             return []
-        wish = t.wish
+        wish = rnd.wish
+        hands = rnd.hands
         if bomb:
             reply_ok = True  # a bomb may always be played on the trick (4.3, 6.4)
         else:
-            reply = classify(mask, None, t.top) if mask == _PHOENIX_BIT else combo
-            reply_ok = reply is not None and _could_beat(reply, t.top) and not (
-                wish is not None and t.bound(seat) and not mask & RANK_MASK[wish])
+            reply = classify(mask, None, top) if mask == _PHOENIX_BIT else combo
+            reply_ok = reply is not None and _could_beat(reply, top) and not (
+                wish is not None and wish_play(hands[seat], wish, top) is not None
+                and not mask & RANK_MASK[wish])
         if not reply_ok:
             return seq
-        if bomb and t.dragon_on_top() and self.gift_logged_later():
+        if bomb and top.cards == _DRAGON_BIT and self.gift_logged_later():
             return seq  # the Dragon was given: its trick ended before this bomb
-        held = t.hands[seat] & RANK_MASK[wish] if wish is not None else 0
-        if any(t.bound(s) for s in seq) or (held and not mask & held):
+        if wish is None:
+            return seq if self.decide() else []
+        held = hands[seat] & RANK_MASK[wish]
+        if any(wish_play(hands[s], wish, top) is not None for s in seq) or (
+                held and not mask & held):
             return []  # as a lead it would break the wish
         return seq if self.decide() else []
 
@@ -1217,16 +1128,16 @@ class _Converter:
 
     def settle(self, line: int) -> None:
         """Before an event other than a gift or a bomb on the Dragon: give a due Dragon."""
-        t = self.table
-        if t is not None and not self.raw and t.gift_due():
+        rnd = self.rnd
+        if rnd is not None and not self.raw and rnd.gift_due():
             self.give_dragon(line)
 
     def give_dragon(self, line: int) -> None:
         """The Dragon's trick is over and the next event is not its gift: use a
         ``Drache an:`` logged later in the round, or synthesize one at ``line``."""
-        t = self.table
-        assert t is not None
-        winner = t.top_seat
+        rnd = self.rnd
+        assert rnd is not None
+        winner = rnd.top_seat
         play = self.rt.play
         for j in range(self.index + 1, len(play)):
             later = play[j]
@@ -1235,28 +1146,25 @@ class _Converter:
             if later.kind == "gift" and j not in self.consumed:
                 self.consumed.add(j)
                 self.emit(later.line, DragonGift(game=self.game, seat=winner, to=later.seat))
-                t.give_dragon(later.seat)
                 return
         ev = DragonGift(game=self.game, seat=winner, to=(winner + 1) & 3)
-        self.gifts.append(_Gift(ev, winner, t.trick_cards))
+        self.gifts.append(_Gift(ev, winner, rnd.trick_cards))
         self.emit(line, ev)
-        t.give_dragon(None)
 
     def gift(self, rec: _Rec) -> None:
         if self.index in self.consumed:
             return
-        t = self.table
-        if t is not None and not self.raw and t.dragon_on_top() and not t.over:
-            for s in t.passes_to_close():
+        rnd = self.rnd
+        if rnd is not None and not self.raw and rnd.phase == Phase.PLAY and \
+                rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
+            for s in rnd.passes_to_close():
                 self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
-                t.pass_(s)
-        if t is None or self.raw or not t.gift_due():
+        if rnd is None or self.raw or not rnd.gift_due():
             # no Dragon trick to give: as recorded (ignored after a double victory, else G003)
             self.emit(rec.line, DragonGift(game=self.game, seat=self.dragon_player(),
                                            to=rec.seat))
             return
-        self.emit(rec.line, DragonGift(game=self.game, seat=t.top_seat, to=rec.seat))
-        t.give_dragon(rec.seat)
+        self.emit(rec.line, DragonGift(game=self.game, seat=rnd.top_seat, to=rec.seat))
 
     def dragon_player(self) -> int:
         """Who played the Dragon this round (0 if nobody did)."""
@@ -1272,21 +1180,33 @@ class _Converter:
             self.settle(rec.line)
         score = list(rec.score)
         self.emit(rec.line, RoundEnd(game=self.game, round=self.number, score=score))
-        t = self.table
-        if t is None or self.raw or not t.over:
+        rnd = self.rnd
+        if rnd is None or self.raw or rnd.phase != Phase.OVER or rnd.result is None:
+            return
+        if not self.gifts and self.calls == rnd.calls:
+            self.mismatch = rnd.result.score != score  # the engine's own score
             return
         # a synthesized gift goes to the opponent that makes the Ergebnis come out
         options = [((g.winner + 1) & 3, (g.winner + 3) & 3) for g in self.gifts]
-        matching = [
-            choice for choice in itertools.product(*options)
-            if t.score(self.calls, [(g.cards, to) for g, to in zip(self.gifts, choice,
-                                                                    strict=True)]) == score
-        ]
+        matching = [choice for choice in itertools.product(*options)
+                    if self.score_with(rnd, choice) == score]
         self.mismatch = not matching
         for i, gift in enumerate(self.gifts):
             chosen = {choice[i] for choice in matching}
             if len(chosen) == 1:
-                force_setattr(gift.event, "to", chosen.pop())
+                to = chosen.pop()
+                if to != gift.event.to:
+                    force_setattr(gift.event, "to", to)
+                    self.dirty = True
+
+    def score_with(self, rnd: RoundState, choice: tuple[int, ...]) -> list[int]:
+        """The round's score (:func:`~tichu_analyze.state.score_round`) with the calls as
+        the converter counts them and the synthesized gifts' tricks given as ``choice``."""
+        piles = list(rnd.piles)
+        for gift, to in zip(self.gifts, choice, strict=True):
+            piles[gift.event.to] &= ~gift.cards
+            piles[to] |= gift.cards
+        return score_round(rnd.out, self.calls, piles, rnd.hands, rnd.penalty).score
 
     def resolve_phoenix(self) -> None:
         """Pin the Phoenix's rank where its trick shows a reading other than the highest."""
@@ -1305,6 +1225,17 @@ class _Converter:
                 readings = [c for c in readings if beats(info.above, c)] or readings
             if readings and readings[0].rank != highest.rank and readings[0].phoenix is not None:
                 force_setattr(info.event, "phoenix", RANK_TOKENS[readings[0].phoenix])
+                self.dirty = True
+
+
+def _is_lead(rnd: RoundState, seat: int, combo: Combo | None) -> bool:
+    """Whether a play by ``seat`` would lead a new trick (the engine's reading, rules 2.4,
+    4.3): no trick on the table, or it is over and this is no bomb by another seat."""
+    if rnd.top is None:
+        return True
+    if rnd.closing:
+        return seat == rnd.top_seat or combo is None or combo.kind < _BOMB
+    return False
 
 
 def event_dict(ev: Event) -> EventDict:
@@ -1354,8 +1285,9 @@ def write_tch(events: Iterable[EventDict]) -> str:
 
 
 class _RoundWriter:
-    """Writes one round; follows the play with a :class:`_Table` to log the trick
-    winner's collecting ``passt.`` as BSW does."""
+    """Writes one round; follows it on the engine (a private
+    :class:`~tichu_analyze.replay.Replay`) to log the trick winner's collecting
+    ``passt.`` as BSW does."""
 
     def __init__(self, names: list[str], lines: list[str]) -> None:
         self.names = names
@@ -1364,15 +1296,30 @@ class _RoundWriter:
         self.hands14: list[list[str]] = []
         self.grand: list[str] = []  # Grosses Tichu lines, written after the Startkarten
         self.exchanges: list[EventDict] = []
-        self.table: _Table | None = None
+        self.engine: Replay | None = Replay("")
+        self.engine.feed(0, GameStart(game="g", players=["a", "b", "c", "d"], target=TARGET))
+        self.engine.feed(0, RoundStart(game="g", round=1))
 
     def who(self, seat: int) -> str:
         return f"({seat}){self.names[seat]}"
+
+    def follow(self, ev: EventDict) -> RoundState | None:
+        """Feed ``ev`` to the engine while the round is followed; the round's state."""
+        engine = self.engine
+        if engine is None:
+            return None
+        engine.feed(0, msgspec.convert({**ev, "game": "g"}, Event))
+        return engine.games["g"].round
+
+    def state(self) -> RoundState | None:
+        """The round as the engine sees it, while it is followed."""
+        return self.engine.games["g"].round if self.engine is not None else None
 
     def event(self, ev: EventDict) -> None:
         kind = ev.get("type")
         out = self.lines
         if kind == "deal":
+            self.follow(ev)
             hands = ev["hands"]
             if not self.hands8:
                 self.hands8 = [list(h) for h in hands]
@@ -1388,6 +1335,7 @@ class _RoundWriter:
             line = f"{label}: {self.who(ev['seat'])}"
             (self.grand if not self.hands14 else out).append(line)
         elif kind == "exchange":
+            self.follow(ev)
             self.exchanges.append(ev)
             if len(self.exchanges) == 4:
                 self.start_play()
@@ -1395,16 +1343,17 @@ class _RoundWriter:
             self.play(ev)
         elif kind == "pass":
             out.append(f"{self.who(ev['seat'])} passt.")
-            t = self.table
-            if t is not None and t.top is not None and not t.closing and ev["seat"] == t.turn:
-                t.pass_(ev["seat"])
-                if t.closing and t.hands[t.top_seat]:
-                    out.append(f"{self.who(t.top_seat)} passt.")  # collects the trick
+            rnd = self.state()
+            if rnd is not None and rnd.phase == Phase.PLAY and rnd.top is not None \
+                    and not rnd.closing and ev["seat"] == rnd.turn:
+                self.follow(ev)
+                if rnd.closing and rnd.hands[rnd.top_seat]:
+                    out.append(f"{self.who(rnd.top_seat)} passt.")  # collects the trick
         elif kind == "dragon_gift":
             out.append(f"Drache an: {self.who(ev['to'])}")
-            t = self.table
-            if t is not None and t.gift_due():
-                t.give_dragon(ev["to"])
+            rnd = self.state()
+            if rnd is not None and rnd.gift_due():
+                self.follow(ev)
         elif kind == "round_end" and ev.get("score") is not None:
             a, b = ev["score"]
             out.append(f"Ergebnis: {a} - {b}")
@@ -1426,24 +1375,20 @@ class _RoundWriter:
         if bombers:
             out.append("BOMBE: " + "".join(f"{self.who(s)} " for s in bombers))
         out.append(PLAY_HEADER)
-        self.table = _Table(hands)
+        rnd = self.state()
+        if rnd is None or rnd.phase != Phase.PLAY:
+            self.engine = None  # the deal or the exchange is not sound: not followed
 
     def play(self, ev: EventDict) -> None:
         seat = ev["seat"]
         self.lines.append(f"{self.who(seat)}: {_tch_cards(ev['cards'])}")
         if ev.get("wish") is not None and "Mahjong" in ev["cards"]:
             self.lines.append(f"Wunsch:{_RANK_LETTERS.get(ev['wish'], ev['wish'])}")
-        t = self.table
-        if t is None or t.over:
+        rnd = self.state()
+        if rnd is None or rnd.phase != Phase.PLAY:
             return
         mask = _mask(ev["cards"])
-        if mask is None or mask & ~t.hands[seat]:
-            self.table = None
+        if mask is None or mask & ~rnd.hands[seat]:
+            self.engine = None  # cards not held: no longer followed
             return
-        phoenix = RANK_BY_TOKEN.get(ev.get("phoenix") or "")
-        combo = classify(mask, phoenix)
-        lead = t.is_lead(seat, combo)
-        if t.gift_due() and not (combo is not None and combo.is_bomb and seat != t.top_seat):
-            t.give_dragon((t.top_seat + 1) & 3)
-        t.play(seat, mask, classify(mask, phoenix, None if lead else t.top) if combo else None,
-               lead)
+        self.follow(ev)

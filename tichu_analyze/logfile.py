@@ -27,7 +27,7 @@ from .atomicfile import atomic_writer
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, Event, Exchange, GameEnd
 from .replay import Replay
-from .visitor import DiagnosticVisitor, Visitor
+from .visitor import DiagnosticVisitor, Visitor, only_diagnostics
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
 """File names recognised when a directory is searched."""
@@ -331,17 +331,21 @@ def _repeated_key(raw: bytes) -> str | None:
 
 def replay_tch(source: bytes | IO[bytes], game_id: str, replay: Replay) -> int:
     """Convert a ``.tch`` file (its bytes, or a binary file read as a stream) and feed
-    it to ``replay``; returns its number of lines."""
+    it to ``replay``; returns its number of lines. When ``replay``'s visitor wants
+    diagnostics alone (``check``), the reader follows the play on ``replay`` itself
+    and each event is replayed once; otherwise it follows a replay of its own."""
     from .bsw import TchLines, Unreadable, read_tch
 
     lines = TchLines(source)
     feed = replay.feed
     n = 0
-    for line, item in read_tch(lines, game_id):
+    direct = only_diagnostics(replay.visitor)
+    for line, item in read_tch(lines, game_id, variants=replay.variants,
+                               replay=replay if direct else None):
         n += 1
         if isinstance(item, Unreadable):
             replay.problem(line, "L002", f"line not understood: {item.message}", game_id)
-        else:
+        elif not direct:
             feed(line, item)
     replay.events += n
     return lines.count

@@ -163,6 +163,7 @@ class Replay:
         variants: frozenset[str] = frozenset(),
     ) -> None:
         self.file = file
+        self.variants = variants
         self._wish_penalty = "wish-penalty-200" in variants
         self._dog_bombs = "dog-can-be-bombed" in variants
         self._phoenix_bombs = "phoenix-in-bombs" in variants
@@ -366,6 +367,12 @@ class Replay:
                 self._leave_round(game, game.round, "the log ends")
             if not game.ended:
                 self._close_game(game)
+
+    def hold(self, held: list[Diagnostic] | None) -> None:
+        """Keep the diagnostics found from now on in ``held`` instead of telling the
+        visitor; None: tell it again. For a reader that may feed a round again with
+        another reading of its log (the ``.tch`` reader), and then reports what it kept."""
+        self._report = held.append if held is not None else self.visitor.visit_diagnostic
 
     # ---------------------------------------------------------------- reports
 
