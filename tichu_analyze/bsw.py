@@ -293,15 +293,16 @@ class _Rec:
     """One meaningful line of the round's pre-play or play part (never changed once made:
     records without cards or exchange share one empty list and dict)."""
 
-    __slots__ = ("cards", "give", "kind", "line", "score", "seat", "value")
+    __slots__ = ("cards", "give", "kind", "line", "mask", "score", "seat", "value")
 
     def __init__(self, kind: str, line: int, seat: int = -1, cards: list[str] = _NO_CARDS,
-                 give: dict[int, str] = _NO_GIVE, value: str = "",
+                 mask: Mask | None = None, give: dict[int, str] = _NO_GIVE, value: str = "",
                  score: tuple[int, int] = (0, 0)) -> None:
         self.kind = kind  # tichu, grand, exchange, play, pass, wish, gift, result
         self.line = line
         self.seat = seat
         self.cards = cards  # play: format-1 tokens
+        self.mask = mask  # play: the cards, None if one is repeated
         self.give = give  # exchange: to -> token
         self.value = value  # wish: rank token
         self.score = score  # result
@@ -424,13 +425,31 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Rec | str | None:
         if cut < 0:
             return f"neither a play nor a pass of seat {seat}"
         body = text[cut + 2 :]
+    got = _play_body(body)
+    if isinstance(got, str):
+        return f"play of seat {seat}: {got}" if got else f"a play of seat {seat} without cards"
+    return _Rec("play", no, seat, list(got[0]), got[1])
+
+
+_BODIES: dict[str, tuple[tuple[str, ...], Mask | None] | str] = {}
+_BODIES_LIMIT = 1 << 16
+
+
+def _play_body(body: str) -> tuple[tuple[str, ...], Mask | None] | str:
+    """The cards of a play line's ``C C C`` part: format-1 tokens and their mask (None if
+    a card is repeated), or what is wrong ("" for no cards). Remembered (a bounded
+    memo): the same plays come again and again."""
+    got = _BODIES.get(body)
+    if got is not None:
+        return got
     try:
-        cards = [CARD_OF_TCH[t] for t in body.split(" ") if t]
+        cards = tuple(CARD_OF_TCH[t] for t in body.split(" ") if t)
     except KeyError as e:
-        return f"play of seat {seat}: {e.args[0]!r} is not a card"
-    if not cards:
-        return f"a play of seat {seat} without cards"
-    return _Rec("play", no, seat, cards)
+        return f"{e.args[0]!r} is not a card"
+    if len(_BODIES) >= _BODIES_LIMIT:
+        _BODIES.clear()
+    got = _BODIES[body] = (cards, _mask(cards)) if cards else ""
+    return got
 
 
 def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | None:
@@ -568,7 +587,25 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
     reader = _Reader(game_id, engine)
     rt: _RoundText | None = None
     junk = False  # inside a run of lines outside any round
+    # in a round's Rundenverlauf: its pass lines (seat by text) and play line starts
+    passes: dict[str, int] | None = None
+    heads: list[str] = []
     for no, raw in enumerate(lines, 1):
+        if passes is not None and raw is not None:  # the fast path for plays and passes
+            text = raw.strip(" \t\r")
+            seat = passes.get(text, -1)
+            assert rt is not None
+            if seat >= 0 and rt.lines < MAX_ROUND_LINES:
+                rt.lines += 1
+                rt.play.append(_Rec("pass", no, seat))
+                continue
+            seat = ord(text[1]) - 48 if len(text) > 3 and text[0] == "(" else -1
+            if 0 <= seat <= 3 and text.startswith(heads[seat]) and rt.lines < MAX_ROUND_LINES:
+                got = _play_body(text[len(heads[seat]) :])
+                if not isinstance(got, str):
+                    rt.lines += 1
+                    rt.play.append(_Rec("play", no, seat, list(got[0]), got[1]))
+                    continue
         head: str | None = None
         if raw is None:
             text = ""
@@ -581,7 +618,7 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
                 if head == "Gr.Tichukarten":
                     if rt is not None and rt.section != "done":
                         yield from reader.round(rt)
-                    rt, junk = _RoundText(no), False
+                    rt, junk, passes = _RoundText(no), False, None
                     continue
         if rt is None or rt.section == "done":
             if rt is not None:
@@ -612,6 +649,11 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
         elif rt.section == "over":
             yield from reader.round(rt)
             rt.section = "done"
+        elif rt.section == "play" and passes is None and len(rt.names) == 4:
+            passes = {f"({s}){name} passt.": s for s, name in enumerate(rt.names)}
+            heads = [f"({s}){name}: " for s, name in enumerate(rt.names)]
+        if passes is not None and rt.section != "play":
+            passes = None
     if rt is not None and rt.section != "done":
         yield from reader.round(rt)
 
@@ -764,6 +806,8 @@ def _could_beat(combo: Combo, top: Combo) -> bool:
 _TOKEN_BIT: dict[str, Mask] = {token: BIT[card] for token, card in CARD_BY_TOKEN.items()}
 _PHOENIX_BIT = BIT[PHOENIX]
 _MAHJONG_BIT = BIT[MAHJONG]
+_DOG_BIT = BIT[DOG]
+_PLAY = Phase.PLAY
 _DRAGON_BIT = BIT[DRAGON]
 _BOMB = Kind.FOUR_OF_A_KIND
 """The lowest kind of bomb."""
@@ -771,7 +815,7 @@ _AMBIGUOUS = (Kind.FULL_HOUSE, Kind.STRAIGHT)
 """The kinds a Phoenix may stand in for either of two ranks."""
 
 
-def _mask(tokens: list[str]) -> Mask | None:
+def _mask(tokens: Iterable[str]) -> Mask | None:
     """The mask of format-1 tokens, None if a card is repeated."""
     m = 0
     bit = _TOKEN_BIT
@@ -784,6 +828,8 @@ def _mask(tokens: list[str]) -> Mask | None:
 
 
 _COMBOS: dict[Mask, Combo | None] = {}
+_UNKNOWN = Combo(Kind.SINGLE, 0, 0, 0)
+"""Not in :data:`_COMBOS` (a sentinel)."""
 _COMBOS_LIMIT = 1 << 16
 
 
@@ -990,17 +1036,16 @@ class _Converter:
         seat = rec.seat
         if rnd is None or self.raw:
             self.emit(rec.line, Pass(game=self.game, seat=seat))
-            return
-        if (rnd.phase != Phase.PLAY or not rnd.hands[seat] or rnd.top is None or rnd.closing
-                or seat != rnd.turn):
-            return  # the winner collecting its trick, or a pass by a seat not on turn
-        self.emit(rec.line, Pass(game=self.game, seat=seat))
+        elif (seat == rnd.turn and rnd.top is not None and not rnd.closing
+              and rnd.phase is _PLAY and rnd.hands[seat]):
+            ev = Pass(game=self.game, seat=seat)
+            self.out.append((rec.line, ev))
+            self.feed(rec.line, ev)
+        # else the winner collecting its trick, or a pass by a seat not on turn: dropped
 
-    def wish_of(self, mask: Mask) -> str | None:
-        """The ``Wunsch:`` that belongs to a play being converted (the next records up to
-        the next play), so that the engine applies the play with its wish."""
-        if not mask & _MAHJONG_BIT:
-            return None
+    def wish_of(self) -> str | None:
+        """The ``Wunsch:`` that belongs to the play being converted (the next records up
+        to the next play), so that the engine applies the play with its wish."""
         play = self.rt.play
         for j in range(self.index + 1, len(play)):
             kind = play[j].kind
@@ -1016,42 +1061,49 @@ class _Converter:
         if rnd is None or self.raw:
             self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))
             return
-        if rnd.phase != Phase.PLAY:
+        if rnd.phase is not _PLAY:
             return  # cards logged after the rules ended the round: BSW noise
-        if not rnd.hands[seat]:
+        hand = rnd.hands[seat]
+        mask = rec.mask
+        if not hand or mask is None or mask & ~hand:
             self.settle(rec.line)
-            self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))  # P008
-            return
-        mask = _mask(rec.cards)
-        if mask is None or mask & ~rnd.hands[seat]:
-            self.settle(rec.line)
-            # L002 / P001: the engine skips the rest of the round
+            # P008 (a seat that is out), or L002 / P001: the engine skips the rest of the
+            # round, so nothing more is normalized
             self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))
-            self.raw = True
+            self.raw = hand != 0
             return
         if mask & _PHOENIX_BIT and rnd.phoenix_bombs:
             combo = classify(mask, None, None, True)  # variant phoenix-in-bombs (rules 9)
         else:
-            combo = _combo(mask)
+            combo = _COMBOS.get(mask, _UNKNOWN)
+            if combo is _UNKNOWN:
+                combo = _combo(mask)
         bomb = combo is not None and combo.kind >= _BOMB
-        if rnd.top is not None and not rnd.closing:
+        top = rnd.top
+        if top is not None and not rnd.closing and (
+                bomb or seat != rnd.turn or rnd.next_leader() == seat):
             for s in self.missing_passes(seat, mask, combo, bomb):
                 self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
-        if rnd.gift_due() and not (bomb and seat != rnd.top_seat):
-            self.give_dragon(rec.line)
-        lead = _is_lead(rnd, seat, combo)
-        top = None if lead else rnd.top
-        if mask == _PHOENIX_BIT and top is not None:
-            combo = classify(mask, None, top)  # the Phoenix single: half a rank above the top
-        wish = self.wish_of(mask)
-        ev = Play(game=self.game, seat=seat, cards=rec.cards) if wish is None else \
-            Play(game=self.game, seat=seat, cards=rec.cards, wish=wish)
+            top = rnd.top
+        if rnd.closing or rnd.dragon_due:
+            if rnd.gift_due() and not (bomb and seat != rnd.top_seat):
+                self.give_dragon(rec.line)
+                top = rnd.top
+            lead = top is None or seat == rnd.top_seat or combo is None or combo.kind < _BOMB
+        else:
+            lead = top is None
         if lead:
+            top = None
             self.top_phoenix = None
-        elif combo is not None and mask != BIT[DOG] and self.top_phoenix is not None:
+        elif mask == _PHOENIX_BIT:
+            combo = classify(mask, None, top)  # the Phoenix single: half a rank above the top
+        if self.top_phoenix is not None and combo is not None and mask != _DOG_BIT:
             self.top_phoenix.above = combo
             self.top_phoenix = None
-        if combo is not None and mask & _PHOENIX_BIT and mask != _PHOENIX_BIT:
+        wish = self.wish_of() if mask & _MAHJONG_BIT else None
+        ev = Play(game=self.game, seat=seat, cards=rec.cards) if wish is None else \
+            Play(game=self.game, seat=seat, cards=rec.cards, wish=wish)
+        if mask & _PHOENIX_BIT and combo is not None and mask != _PHOENIX_BIT:
             self.top_phoenix = _PhoenixPlay(ev, mask, top)
             self.phoenix.append(self.top_phoenix)
         if self.first_play[seat] is None:
@@ -1060,7 +1112,8 @@ class _Converter:
             self.moves_at_first[seat] = m[0] + m[1] + m[2] + m[3] - m[seat]
         self.plays[seat] += 1
         self.last_play = ev
-        self.emit(rec.line, ev)
+        self.out.append((rec.line, ev))
+        self.feed(rec.line, ev)
 
     def missing_passes(self, seat: int, mask: Mask, combo: Combo | None,
                        bomb: bool) -> list[int]:
