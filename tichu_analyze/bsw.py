@@ -590,21 +590,25 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
     # in a round's Rundenverlauf: its pass lines (seat by text) and play line starts
     passes: dict[str, int] | None = None
     heads: list[str] = []
+    fast = _RoundText(0)
+    add = fast.play.append
     for no, raw in enumerate(lines, 1):
-        if passes is not None and raw is not None:  # the fast path for plays and passes
+        if passes is not None and raw is not None and fast.lines < MAX_ROUND_LINES:
+            # the fast path for plays and passes (``fast``: the round, ``rt``)
             text = raw.strip(" \t\r")
             seat = passes.get(text, -1)
-            assert rt is not None
-            if seat >= 0 and rt.lines < MAX_ROUND_LINES:
-                rt.lines += 1
-                rt.play.append(_Rec("pass", no, seat))
+            if seat >= 0:
+                fast.lines += 1
+                add(_Rec("pass", no, seat))
                 continue
             seat = ord(text[1]) - 48 if len(text) > 3 and text[0] == "(" else -1
-            if 0 <= seat <= 3 and text.startswith(heads[seat]) and rt.lines < MAX_ROUND_LINES:
-                got = _play_body(text[len(heads[seat]) :])
+            if 0 <= seat <= 3 and text.startswith(heads[seat]):
+                got = _BODIES.get(text[len(heads[seat]) :])
+                if got is None:
+                    got = _play_body(text[len(heads[seat]) :])
                 if not isinstance(got, str):
-                    rt.lines += 1
-                    rt.play.append(_Rec("play", no, seat, list(got[0]), got[1]))
+                    fast.lines += 1
+                    add(_Rec("play", no, seat, list(got[0]), got[1]))
                     continue
         head: str | None = None
         if raw is None:
@@ -652,6 +656,7 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
         elif rt.section == "play" and passes is None and len(rt.names) == 4:
             passes = {f"({s}){name} passt.": s for s, name in enumerate(rt.names)}
             heads = [f"({s}){name}: " for s, name in enumerate(rt.names)]
+            fast, add = rt, rt.play.append
         if passes is not None and rt.section != "play":
             passes = None
     if rt is not None and rt.section != "done":
@@ -929,9 +934,18 @@ class _Converter:
                 rnd = self.rnd
                 self.raw = not self.sound() or rnd is None or rnd.phase != Phase.PLAY
                 self.playing = True
+                moves = self.moves
                 for i, rec in enumerate(rt.play):
                     self.index = i
-                    self.move(rec)
+                    kind = rec.kind
+                    if kind == "pass":
+                        moves[rec.seat] += 1
+                        self.pass_(rec)
+                    elif kind == "play":
+                        moves[rec.seat] += 1
+                        self.play(rec)
+                    else:
+                        self.other(rec)
                 self.resolve_phoenix()
         if rt.unreadable is not None:
             self.out.append((rt.unreadable[0], Unreadable(rt.unreadable[1])))
@@ -1011,15 +1025,10 @@ class _Converter:
         m = self.moves
         return m[0] + m[1] + m[2] + m[3] - m[seat] - self.moves_at_first[seat]
 
-    def move(self, rec: _Rec) -> None:
+    def other(self, rec: _Rec) -> None:
+        """A record of the Rundenverlauf other than a play or a pass."""
         kind = rec.kind
-        if kind == "play":
-            self.moves[rec.seat] += 1
-            self.play(rec)
-        elif kind == "pass":
-            self.moves[rec.seat] += 1
-            self.pass_(rec)
-        elif kind in ("tichu", "grand"):
+        if kind in ("tichu", "grand"):
             self.call(rec, "tichu" if rec.kind == "tichu" else "grand_tichu")
         elif rec.kind == "wish":
             last = self.last_play
