@@ -11,9 +11,17 @@ game in BSW's style (used for round trips).
 BSW's logging habits are normalized so that they cause no diagnostics, while
 genuine violations (a wish ignored, the Dragon given to the own team, a play
 that does not beat, a wrong ``Ergebnis``) pass through untouched. For that the
-reader follows the round with a light copy of the engine's turn rules
-(:class:`_Table`: hands, whose turn, the trick on the table, who passed, who is
-out, the Dragon's trick):
+reader follows each round on the engine itself: every event it emits is fed to a
+:class:`~tichu_analyze.replay.Replay` (``check``'s own, or a private one), and it
+asks that replay's :class:`~tichu_analyze.state.RoundState` whose turn it is,
+whether the trick is over, which passes would bring a seat on turn
+(``passes_until``, ``passes_to_close``), whether a Dragon gift is due, and what
+the round scores (:func:`~tichu_analyze.state.score_round`). So the house-rule
+variants read a ``.tch`` file as they read a log. Where a later line changes an
+event already fed (a call moved before the caller's first play, a wish logged
+after another play, the Phoenix's reading, a synthesized gift's recipient, a
+second reading of the round for its ``Ergebnis``), the round is fed again from its
+``round_start``, its diagnostics held back until then:
 
 * ``passt.`` by the trick's winner when collecting it, and every other pass by
   a seat not on turn (already passed, out, waiting for a lead, after the round
@@ -931,8 +939,7 @@ class _Converter:
                 self.call(rec, "grand_tichu")
             if len(rt.hands14) == 4:
                 self.pre_play()
-                rnd = self.rnd
-                self.raw = not self.sound() or rnd is None or rnd.phase != Phase.PLAY
+                self.raw = not self.sound()
                 self.playing = True
                 moves = self.moves
                 for i, rec in enumerate(rt.play):
@@ -965,28 +972,15 @@ class _Converter:
                 self.call(rec, "tichu")
 
     def sound(self) -> bool:
-        """Whether the deal and the four exchanges are sound, so the play is followed."""
-        rt = self.rt
-        hands = []
-        for h8, h14 in zip(rt.hands8, rt.hands14, strict=True):
-            m = _mask(h14)
-            if m is None or len(h14) != 14 or not set(h8) <= set(h14):
-                return False
-            hands.append(m)
-        if hands[0] | hands[1] | hands[2] | hands[3] != (1 << 56) - 1:
+        """Whether the play is followed: the engine applied the deals and the
+        exchanges (so they are sound), each seat exchanged once, and the Startkarten
+        list 14 different cards (so they are the first 8 and the second deal)."""
+        rnd = self.rnd
+        if rnd is None or rnd.phase is not _PLAY:
             return False
-        gives = [rec for rec in rt.pre if rec.kind == "exchange"]
-        if sorted(rec.seat for rec in gives) != [0, 1, 2, 3]:
-            return False
-        after = list(hands)
-        for rec in gives:
-            for to, token in rec.give.items():
-                b = BIT[CARD_BY_TOKEN[token]]
-                if to == rec.seat or not hands[rec.seat] & b:
-                    return False
-                after[rec.seat] &= ~b
-                after[to] |= b
-        return all(m.bit_count() == 14 for m in after)
+        seats = [rec.seat for rec in self.rt.pre if rec.kind == "exchange"]
+        return len(seats) == 4 and len(set(seats)) == 4 and all(
+            len(set(h14)) == 14 for h14 in self.rt.hands14)
 
     # -- calls
 
