@@ -592,7 +592,28 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
     """
     lines = source if isinstance(source, TchLines) else TchLines(source)
     engine = replay if replay is not None else Replay("", variants=variants)
-    reader = _Reader(game_id, engine)
+    for batch in _batches(lines, _Reader(game_id, engine)):
+        yield from batch
+
+
+def check_tch(lines: TchLines, game_id: str, replay: Replay) -> int:
+    """Read a ``.tch`` file into ``replay`` (as :func:`read_tch` with ``replay``: the
+    events are fed as they are converted; its visitor must want diagnostics alone);
+    the lines not understood are reported as L002. Returns the number of events and
+    unreadable lines (what :func:`read_tch` would yield)."""
+    n = 0
+    for batch in _batches(lines, _Reader(game_id, replay)):
+        if not batch:
+            continue
+        n += len(batch)
+        line, last = batch[-1]  # an Unreadable comes last in its batch
+        if type(last) is Unreadable:
+            replay.problem(line, "L002", f"line not understood: {last.message}", game_id)
+    return n
+
+
+def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event | Unreadable]]]:
+    """What :func:`read_tch` yields, a round at a time (an :class:`Unreadable` last)."""
     rt: _RoundText | None = None
     junk = False  # inside a run of lines outside any round
     # in a round's Rundenverlauf: its pass lines (seat by text) and play line starts
@@ -629,7 +650,7 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
                 head = header.group(1)
                 if head == "Gr.Tichukarten":
                     if rt is not None and rt.section != "done":
-                        yield from reader.round(rt)
+                        yield reader.round(rt)
                     rt, junk, passes = _RoundText(no), False, None
                     continue
         if rt is None or rt.section == "done":
@@ -641,7 +662,7 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
                 where = "after the round's Ergebnis" if rt is not None else \
                     "outside a round (no Gr.Tichukarten header before it)"
                 what = repr(text[:60]) if raw is not None else _TOO_LONG
-                yield no, Unreadable(f"{what} {where}")
+                yield [(no, Unreadable(f"{what} {where}"))]
                 junk = True
             continue
         if rt.section == "skip":
@@ -659,7 +680,7 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
             rt.unreadable = (no, problem)
             rt.section = "skip"
         elif rt.section == "over":
-            yield from reader.round(rt)
+            yield reader.round(rt)
             rt.section = "done"
         elif rt.section == "play" and passes is None and len(rt.names) == 4:
             passes = {f"({s}){name} passt.": s for s, name in enumerate(rt.names)}
@@ -668,7 +689,7 @@ def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
         if passes is not None and rt.section != "play":
             passes = None
     if rt is not None and rt.section != "done":
-        yield from reader.round(rt)
+        yield reader.round(rt)
 
 
 _TOO_LONG = f"a line longer than {MAX_LINE >> 20} MiB"

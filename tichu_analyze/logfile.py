@@ -334,18 +334,19 @@ def replay_tch(source: bytes | IO[bytes], game_id: str, replay: Replay) -> int:
     it to ``replay``; returns its number of lines. When ``replay``'s visitor wants
     diagnostics alone (``check``), the reader follows the play on ``replay`` itself
     and each event is replayed once; otherwise it follows a replay of its own."""
-    from .bsw import TchLines, Unreadable, read_tch
+    from .bsw import TchLines, Unreadable, check_tch, read_tch
 
     lines = TchLines(source)
+    if only_diagnostics(replay.visitor):
+        replay.events += check_tch(lines, game_id, replay)
+        return lines.count
     feed = replay.feed
     n = 0
-    direct = only_diagnostics(replay.visitor)
-    for line, item in read_tch(lines, game_id, variants=replay.variants,
-                               replay=replay if direct else None):
+    for line, item in read_tch(lines, game_id, variants=replay.variants):
         n += 1
         if isinstance(item, Unreadable):
             replay.problem(line, "L002", f"line not understood: {item.message}", game_id)
-        elif not direct:
+        else:
             feed(line, item)
     replay.events += n
     return lines.count
