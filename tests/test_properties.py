@@ -36,6 +36,18 @@ def _replay(path: Path) -> tuple[list[Diagnostic], list[RoundRecord], list[GameS
     return recorder.diagnostics, recorder.rounds, recorder.games
 
 
+def _assert_cards_conserved(r: RoundRecord) -> None:
+    """The table, the hands and the tricks at the round's end hold the deck once."""
+    held = r.table_end
+    for m in r.hands_end:
+        assert not held & m
+        held |= m
+    for t in r.tricks:
+        assert not held & t.cards, "a card was counted twice"
+        held |= t.cards
+    assert held == DECK, "not all 56 cards are accounted for"
+
+
 @SETTINGS
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_legal_games_replay_clean_and_conserve_cards_and_points(
@@ -47,14 +59,7 @@ def test_random_legal_games_replay_clean_and_conserve_cards_and_points(
     assert found == [], found[:5]
     assert rounds and all(r.status == "scored" for r in rounds)
     for r in rounds:
-        held = r.table_end
-        for m in r.hands_end:
-            assert not held & m
-            held |= m
-        for t in r.tricks:
-            assert not held & t.cards, "a card was counted twice"
-            held |= t.cards
-        assert held == DECK, "not all 56 cards are accounted for"
+        _assert_cards_conserved(r)
         if r.double_victory:
             assert sorted(r.card_points) == [0, 200]
         else:
@@ -151,14 +156,7 @@ def _replay_variant_game(tmp_path: Path, seed: int, variant: str) -> None:
         decided = won if len({s % 2 for s in order[:won]}) == 1 else seats
         assert list(r.finish_order)[:decided] == order[:decided]
         assert r.score == end["score"] and r.recorded_score == end["score"]
-        held = r.table_end
-        for m in r.hands_end:
-            assert not held & m
-            held |= m
-        for t in r.tricks:
-            assert not held & t.cards, "a card was counted twice"
-            held |= t.cards
-        assert held == DECK, "not all 56 cards are accounted for"
+        _assert_cards_conserved(r)
         if decided == seats:
             assert sum(r.card_points) == 100
         else:
