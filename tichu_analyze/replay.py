@@ -454,7 +454,7 @@ class Replay:
 
     def _leave_round(self, game: GameState, rnd: RoundState, why: str) -> None:
         """The log moves on from ``rnd`` (next round, game end, end of file)."""
-        if rnd.dragon_due:
+        if rnd.dragon_due and rnd.phase is not _SKIPPED:
             self._missing_gift(game, rnd)
         if rnd.phase < Phase.OVER:
             self._incomplete(game, rnd, why)
@@ -969,8 +969,8 @@ class Replay:
         A Tichu call is no move on the table (a seat may call while others play,
         log-format ``call``), so it does not count as "the next event" here.
         """
-        if type(ev) is DragonGift or type(ev) is Call:
-            return
+        if type(ev) is DragonGift or type(ev) is Call or rnd.phase is _SKIPPED:
+            return  # (after a fatal diagnostic nothing more of the round is checked)
         if rnd.dragon_due:
             self._missing_gift(game, rnd)
             return
@@ -1014,9 +1014,9 @@ class Replay:
                        "give", seat)
             return SKIPPED
         winner = rnd.top_seat
-        if seat != winner:
-            self._emit("L002", f"dragon_gift by seat {seat}, but {self._who(winner)} won the "
-                       "Dragon's trick", seat)
+        if seat != winner:  # rules 8, settled readings: still owed by its winner
+            self._emit("G003", f"{self._who(seat)} gives a Dragon trick, but "
+                       f"{self._who(winner)} won the Dragon's trick and is to give it", seat)
             return SKIPPED
         if (to - winner) & 1 == 0:
             whom = "itself" if to == winner else f"its partner {self._who(to)}"

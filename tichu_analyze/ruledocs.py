@@ -31,8 +31,7 @@ counted in the line numbers.
     "L002": """
 What: an event has the right type but a field is missing or wrong: a seat that
 is not 0-3, three hands instead of four, a player name given twice, a `give`
-that is not an object of card strings, a card listed twice in one play, a
-`dragon_gift` by a seat that did not win the Dragon's trick.
+that is not an object of card strings, a card listed twice in one play.
 
 Why: every event type has required fields with fixed types and values
 (log-format.md, "Event types"). The event is skipped.
@@ -524,7 +523,8 @@ that point; the Dragon is then beaten and no gift is owed.
     "G003": """
 What: a `dragon_gift` is recorded when there is no Dragon trick to give: the
 trick was not won with the Dragon, the Dragon was bombed, or the gift was
-already made.
+already made; or it is recorded by a seat that did not win the Dragon's trick
+(the trick is then still owed by its winner).
 
 Why: rules.md 5.4: only a trick won with the Dragon (not bombed) is given
 away. The event is skipped.
