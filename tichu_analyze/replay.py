@@ -297,7 +297,8 @@ class Replay:
                 d.code == "W001" for d in step.diagnostics):
             # what the seat could have played: the state's wish query, as the table was
             step.wish_play = wish_play(self._hand_before, step.wish_open,
-                                       None if step.lead else self._top_before)
+                                       None if step.lead else self._top_before,
+                                       self._phoenix_bombs)
         game = self._game
         assert game is not None
         self._visit_event(game, rnd, step)
@@ -730,6 +731,7 @@ class Replay:
         top = rnd.top
         turn = rnd.turn
         lead = False
+        on_trick = False  # a bomb played onto a trick: never a wish violation (rules 6.4)
         bad: tuple[str, str] | None = None  # (code, message) of the play's legality
         if top is None:
             combo = _classify(mask, phoenix, None, self._phoenix_bombs)
@@ -737,7 +739,7 @@ class Replay:
             if seat != turn:
                 if combo is not None and combo.kind >= _FOUR:
                     if rnd.after_dog and self._dog_bombs:
-                        pass  # variant dog-can-be-bombed (rules 9): played on the Dog
+                        on_trick = True  # variant dog-can-be-bombed (9.1): on the Dog
                     elif rnd.after_dog:
                         bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be "
                                "played on the Dog, not even a bomb")
@@ -800,7 +802,7 @@ class Replay:
                 bad = ("P005", f"{self._who(seat)}'s {describe(combo)} does not beat the "
                        f"{describe(top)} on the table")
         wish = rnd.wish
-        if bad is None and wish is not None and not mask & RANK_MASK[wish]:
+        if bad is None and wish is not None and not mask & RANK_MASK[wish] and not on_trick:
             held = hand & RANK_MASK[wish]
             if held:
                 if lead:
@@ -808,7 +810,7 @@ class Replay:
                            f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
                            "so the lead must contain a card of that rank")
                 elif combo.kind < _FOUR and seat == turn and top is not None:
-                    could = wish_play(hand, wish, top)
+                    could = wish_play(hand, wish, top, self._phoenix_bombs)
                     if could is not None:
                         bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
                                f"holding {format_cards(held)}; {_could(could, top, wish)}")
@@ -907,7 +909,7 @@ class Replay:
         if wish is not None:
             held = rnd.hands[seat] & RANK_MASK[wish]
             if held:
-                could = wish_play(rnd.hands[seat], wish, top)
+                could = wish_play(rnd.hands[seat], wish, top, self._phoenix_bombs)
                 if could is not None:
                     self._emit("W001", f"{self._who(seat)} passes while holding "
                                f"{format_cards(held)}; {_could(could, top, wish)}", seat)

@@ -104,13 +104,15 @@ def round_over(out: list[int], seats: int) -> bool:
     return double_victory(out) or len(out) >= seats - 1
 
 
-def wish_play(hand: int, wish: int, top: Combo | None) -> Combo | None:
+def wish_play(hand: int, wish: int, top: Combo | None,
+              phoenix_bombs: bool = False) -> Combo | None:
     """The wish test of rules 6.2: a combination of ``hand`` holding a real card of rank
     ``wish`` that may be played on ``top`` (None: a lead), or None. The one query behind
-    :meth:`RoundState.wish_play` and W001."""
+    :meth:`RoundState.wish_play` and W001. ``phoenix_bombs``: the house rule
+    ``phoenix-in-bombs``, under which a bomb the Phoenix completes counts (rules 9.1)."""
     if not hand & RANK_MASK[wish]:
         return None
-    return can_play_rank(hand, wish, top)
+    return can_play_rank(hand, wish, top, phoenix_bombs)
 
 
 def call_value(call: str) -> int:
@@ -442,15 +444,15 @@ class RoundState:
         top = self.top
         leading = self.to_lead() == seat
         if leading:
-            plays = legal_plays(hand, None)
+            plays = legal_plays(hand, None, self.phoenix_bombs)
         elif top is None:
             return []  # before a trick's first play only its leader plays (B002, B003)
         elif self.closing or seat != self.turn:
             if self.closing and seat == self.top_seat:
                 return []
-            plays = [c for c in legal_plays(hand, top) if c.is_bomb]
+            plays = [c for c in legal_plays(hand, top, self.phoenix_bombs) if c.is_bomb]
         else:
-            plays = legal_plays(hand, top)
+            plays = legal_plays(hand, top, self.phoenix_bombs)
         if not self.bound_by_wish(seat):
             return plays
         assert self.wish is not None
@@ -472,7 +474,8 @@ class RoundState:
         wish = self.wish
         if wish is None or self.phase != Phase.PLAY:
             return None
-        return wish_play(self.hands[seat], wish, None if self.to_lead() == seat else self.top)
+        return wish_play(self.hands[seat], wish, None if self.to_lead() == seat else self.top,
+                         self.phoenix_bombs)
 
     def bound_by_wish(self, seat: int) -> bool:
         """Whether the open wish binds ``seat`` now (rules 6.2): it is the seat's turn (to
