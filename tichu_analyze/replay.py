@@ -428,30 +428,22 @@ class Replay:
         game = self.games.get(ev.game)
         if game is not None and not game.ended and type(ev) is not GameStart:
             seats = game.seats
-            problem = None
-            kind = str(type(ev).__struct_config__.tag)
             for field in ("seat", "to"):
                 value = getattr(ev, field, None)
                 if value is not None and value >= seats:
-                    problem = f"Expected `int` <= {seats - 1} - at `{field}`"
-            if type(ev) is Deal and len(ev.hands) != seats:
-                problem = f"Expected `array` of length {seats} - at `hands`"
-            elif type(ev) is RoundEnd and ev.finish_order is not None \
-                    and len(ev.finish_order) != seats:
-                problem = f"Expected `array` of length {seats} - at `finish_order`"
-            elif type(ev) is RoundStart and ev.players is not None \
-                    and len(ev.players) != seats:
-                problem = f"Expected `array` of length {seats} - at `players`"
-            elif type(ev) is GameEnd and ev.score is not None \
-                    and isinstance(ev.score, dict) != game.trichu:
-                problem = ("in trichu, `score` is an object of the persons' totals"
-                           if game.trichu else "Expected `array` - at `score`")
-            if problem is not None:
-                seat = getattr(ev, "seat", None)
-                self.problem(line, "L002", f"bad {kind} event: {problem}", ev.game,
-                             seat if seat is not None and seat < seats else None, kind)
-                return
+                    kind = str(type(ev).__struct_config__.tag)
+                    seat = getattr(ev, "seat", None)
+                    self.problem(line, "L002", f"bad {kind} event: Expected `int` <= "
+                                 f"{seats - 1} - at `{field}`", ev.game,
+                                 seat if seat is not None and seat < seats else None, kind)
+                    return
         self.feed(line, ev)
+
+    def _wrong_size(self, what: str, got: int, want: int) -> int:
+        """L002 for a list of the wrong size for the game's seats (a variant game's
+        events are read with wider shapes, ``events.widen``); returns SKIPPED."""
+        self._emit("L002", f"{what} has {got} entries; this game has {want} seats")
+        return SKIPPED
 
     def _game_start(self, ev: GameStart, line: int) -> None:
         names = ev.players
@@ -593,6 +585,10 @@ class Replay:
             game.won_by = 0 if t[0] > t[1] else 1  # rules 7.6
 
     def _game_end(self, game: GameState, rnd: RoundState | None, ev: GameEnd) -> int:
+        if ev.score is not None and isinstance(ev.score, dict) != game.trichu:
+            self._emit("L002", "game_end.score is an object of the persons' totals in trichu, "
+                       "and a list of the two teams' totals otherwise")
+            return SKIPPED
         if rnd is not None:
             self._leave_round(game, rnd, "the game ends")
         if game.trichu:
@@ -670,6 +666,8 @@ class Replay:
         if rnd is None or rnd.phase not in (Phase.DEAL, Phase.GRAND):
             self._out_of_sequence(rnd, "a deal")
             return 0
+        if len(ev.hands) != rnd.seats:
+            return self._wrong_size("deal.hands", len(ev.hands), rnd.seats)
         first = rnd.phase == Phase.DEAL
         size = rnd.first_deal if first else 14 - rnd.first_deal
         masks = []
@@ -1193,6 +1191,8 @@ class Replay:
             self._out_of_sequence(rnd, "a round_end" if rnd is None or rnd.round_end_seen
                                   else f"round_end of round {ev.round}")
             return 0
+        if ev.finish_order is not None and len(ev.finish_order) != rnd.seats:
+            return self._wrong_size("round_end.finish_order", len(ev.finish_order), rnd.seats)
         rnd.round_end_seen = True
         if rnd.phase < Phase.OVER:
             self._incomplete(game, rnd, "round_end is recorded")

@@ -549,7 +549,10 @@ class RoundState:
 
     def bound_by_wish(self, seat: int) -> bool:
         """Whether the open wish binds ``seat`` now (rules 6.2): it is the seat's turn (to
-        lead, or to follow), it holds the wished rank and could play it legally."""
+        lead, or to follow), it holds the wished rank and could play it legally. The
+        dummy of ``trichu`` is never bound (rules 9.3)."""
+        if seat == self.dummy:
+            return False
         on_turn = self.to_lead() == seat or (
             self.top is not None and not self.closing and self.turn == seat)
         return on_turn and self.wish_play(seat) is not None
