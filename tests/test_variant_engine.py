@@ -14,7 +14,17 @@ from tichu_analyze.cli import app
 from tichu_analyze.diagnostics import check_variants
 from tichu_analyze.logfile import check_file, replay_file
 from tichu_analyze.record import Recorder
-from tichu_analyze.state import partners, receivers, round_over, score_round, team_victory
+from tichu_analyze.state import (
+    GameState,
+    RoundState,
+    Step,
+    partners,
+    receivers,
+    round_over,
+    score_round,
+    team_victory,
+)
+from tichu_analyze.visitor import Visitor
 
 VARIANTS = Path(__file__).parent / "fixtures" / "variants"
 TIENTSIN = VARIANTS / "scenario_tientsin_full_round.jsonl"
@@ -137,3 +147,22 @@ def test_consumers_refuse_variant_games_with_one_line(tmp_path: Path, command: l
     assert f"does not support {variant} yet" in result.stderr
     assert "Traceback" not in result.output + result.stderr
     assert runner.invoke(app, ["check", str(log)]).exit_code in (0, 1)
+
+
+class _AfterDog(Visitor):
+    """Notes, after each event that leaves the Dog's lead open, who may lead."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[bool, ...]] = []
+
+    def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
+        if rnd.after_dog and rnd.top is None:
+            self.seen.append(tuple(rnd.may_lead(s) for s in range(rnd.seats)))
+
+
+def test_either_partner_may_lead_after_the_dog_in_the_state() -> None:
+    """tientsin (rules 9.2): after seat 4's Dog both partners 0 and 2 may lead; the state's
+    queries say so, and no other seat may."""
+    visitor = _AfterDog()
+    replay_file(TIENTSIN, visitor)
+    assert visitor.seen and visitor.seen[0] == (True, False, True, False, False, False)

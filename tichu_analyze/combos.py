@@ -486,7 +486,7 @@ def bombs_in(hand: Mask, phoenix_bombs: bool = False) -> list[Combo]:
     straight flushes of 5, 6 and 7 cards it contains.
 
     ``phoenix_bombs``: the house rule ``phoenix-in-bombs`` (rules.md 9.1); the bombs the
-    Phoenix completes are listed too (:func:`_phoenix_bombs`), in the same order."""
+    Phoenix completes are listed too (:func:`_with_phoenix_bombs`), in the same order."""
     bombs = [
         Combo(Kind.FOUR_OF_A_KIND, r, 4, RANK_MASK[r])
         for r in range(2, ACE + 1)

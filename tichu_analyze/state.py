@@ -453,6 +453,12 @@ class RoundState:
             return self.turn
         return self.next_leader() if self.closing else None
 
+    def may_lead(self, seat: int) -> bool:
+        """Whether ``seat`` is due to lead now: :meth:`to_lead`, or after the Dog in
+        ``tientsin`` either partner holding cards (rules 9.2)."""
+        return self.to_lead() == seat or (
+            self.top is None and self.after_dog and self.dog_leads >> seat & 1 == 1)
+
     def finish_order(self) -> list[int]:
         """The seats that went out, in order, then the others."""
         return self.out + [s for s in range(self.seats) if s not in self.out]
@@ -512,7 +518,7 @@ class RoundState:
             return []
         hand = self.hands[seat]
         top = self.top
-        leading = self.to_lead() == seat
+        leading = self.may_lead(seat)
         if leading:
             plays = legal_plays(hand, None, self.phoenix_bombs)
         elif top is None:
@@ -544,7 +550,7 @@ class RoundState:
         wish = self.wish
         if wish is None or self.phase != Phase.PLAY:
             return None
-        return wish_play(self.hands[seat], wish, None if self.to_lead() == seat else self.top,
+        return wish_play(self.hands[seat], wish, None if self.may_lead(seat) else self.top,
                          self.phoenix_bombs)
 
     def bound_by_wish(self, seat: int) -> bool:
@@ -553,7 +559,7 @@ class RoundState:
         dummy of ``trichu`` is never bound (rules 9.3)."""
         if seat == self.dummy:
             return False
-        on_turn = self.to_lead() == seat or (
+        on_turn = self.may_lead(seat) or (
             self.top is not None and not self.closing and self.turn == seat)
         return on_turn and self.wish_play(seat) is not None
 
