@@ -598,7 +598,7 @@ def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
             parts.append(" nothing")
         return parts
     if isinstance(ev, GameEnd):
-        if ev.score is None:
+        if not isinstance(ev.score, list):  # (a dict only in trichu, not in this view)
             return ["game_end"]
         return [f"game_end records the totals {ev.score[0]} to {ev.score[1]}"]
     if isinstance(ev, RoundStart):

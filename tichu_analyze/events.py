@@ -71,8 +71,10 @@ class RoundEnd(_Event, tag="round_end", frozen=True):
 
 
 class GameEnd(_Event, tag="game_end", frozen=True):
-    score: Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)] | None = None
-    """Per team; in ``trichu`` a ``dict`` of the persons' totals (decoded by :func:`widen`)."""
+    score: Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)] | dict[
+        str, int] | None = None
+    """Per team; in ``trichu`` a ``dict`` of the persons' totals (the replay holds each
+    game to its own shape: L002)."""
 
 
 Event = (
@@ -97,7 +99,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
 
 WideSeat = Annotated[int, msgspec.Meta(ge=0, le=5)]
 _Names = Annotated[list[str], msgspec.Meta(min_length=4, max_length=6)]
-_TeamScore = Annotated[list[int], msgspec.Meta(min_length=2, max_length=2)]
 _WIDER: dict[str, dict[str, Any]] = {
     "game_start": {"players": _Names},
     "round_start": {"players": _Names | None},
@@ -109,7 +110,6 @@ _WIDER: dict[str, dict[str, Any]] = {
     "dragon_gift": {"seat": WideSeat, "to": WideSeat},
     "round_end": {"finish_order": Annotated[list[WideSeat], msgspec.Meta(
         min_length=4, max_length=6)] | None},
-    "game_end": {"score": _TeamScore | dict[str, int] | None},
 }
 
 
@@ -117,7 +117,7 @@ def _widened(kind: str, cls: type[Any]) -> type[msgspec.Struct]:
     """``cls`` with the wider field types of ``_WIDER[kind]``."""
     fields: list[tuple[str, Any] | tuple[str, Any, Any]] = []
     for f in msgspec.structs.fields(cls):
-        typ = _WIDER[kind].get(f.name, f.type)
+        typ = _WIDER.get(kind, {}).get(f.name, f.type)
         fields.append((f.name, typ) if f.required else (f.name, typ, f.default))
     return msgspec.defstruct(f"Wide{cls.__name__}", fields, tag=kind, tag_field="type",
                              kw_only=True, frozen=True)

@@ -594,13 +594,13 @@ class Replay:
         if game.trichu:
             self._trichu_game_end(game, ev)
         elif game.totals is not None:
-            if ev.score is not None and list(ev.score) != game.totals:
+            if isinstance(ev.score, list) and ev.score != game.totals:
                 self._emit("S003", f"game_end records {ev.score[0]} to {ev.score[1]}, but the "
                            f"replayed rounds add up to {game.totals[0]} to {game.totals[1]}")
             if game.won_by is None:
                 self._emit("S004", f"game_end before a team reached the target of "
                            f"{game.target} with more points ({self._totals(game)})")
-        if not game.trichu:
+        if not isinstance(ev.score, dict):
             game.recorded_score = ev.score
         game.ended = True
         self._close_game(game)
