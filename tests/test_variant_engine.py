@@ -166,3 +166,9 @@ def test_either_partner_may_lead_after_the_dog_in_the_state() -> None:
     visitor = _AfterDog()
     replay_file(TIENTSIN, visitor)
     assert visitor.seen and visitor.seen[0] == (True, False, True, False, False, False)
+
+
+def test_games_lists_a_trichu_game_with_its_persons_totals() -> None:
+    result = runner.invoke(app, ["games", str(TRICHU)])
+    assert result.exit_code in (0, 1), result.output
+    assert "Ana 600, Ben 500, Chloe 400" in result.stdout
