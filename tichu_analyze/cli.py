@@ -185,10 +185,12 @@ PageOutputOption = Annotated[
 
 VariantOption = Annotated[
     list[str] | None,
-    typer.Option("--variant", help="Apply a house rule of rules.md section 9 (repeatable): "
+    typer.Option("--variant", help="Apply a variant of rules.md section 9 (repeatable), "
+                 "in addition to those a log names in game_start.variants: "
                  "wish-penalty-200 (a wish violation gives the other team 200 points), "
                  "dog-can-be-bombed (a bomb may be played on the Dog), phoenix-in-bombs (the "
-                 "Phoenix may complete a bomb). The publisher's rules apply otherwise.",
+                 "Phoenix may complete a bomb), tientsin (six players), trichu (three players"
+                 " and a dummy). The publisher's rules apply otherwise.",
                  show_default=False, metavar="NAME"),
 ]
 
