@@ -12,7 +12,6 @@ import json
 import random
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -165,14 +164,12 @@ def _replay_variant_game(tmp_path: Path, seed: int, variant: str) -> None:
         assert games[0].totals == events[-1]["score"]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9: the engine does not implement tientsin yet")
 @VARIANT_SETTINGS
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_simulated_tientsin_games_replay_clean(tmp_path: Path, seed: int) -> None:
     _replay_variant_game(tmp_path, seed, "tientsin")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9: the engine does not implement trichu yet")
 @VARIANT_SETTINGS
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_simulated_trichu_games_replay_clean(tmp_path: Path, seed: int) -> None:
