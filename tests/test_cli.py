@@ -160,6 +160,20 @@ def test_simulate_is_reproducible_and_clean(tmp_path: Path) -> None:
     assert (code, out) == (0, ""), err
 
 
+def test_simulate_variants(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    code, _, err = run("simulate", "-n", "1", "--variant", "trichu", "--target", "3",
+                       "-o", str(out))
+    assert code == 0, err
+    start = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+    assert (start["variants"], start["target"], len(start["players"])) == (["trichu"], 3, 4)
+    for bad in (["--variant", "tientsin", "--variant", "trichu"], ["--variant", "nonsense"],
+                ["--variant", "trichu", "--target", "4"]):
+        code, _, err = run("simulate", "-n", "1", "-o", str(tmp_path / "x.jsonl"), *bad)
+        assert code == 2 and "error:" in err and "Traceback" not in err
+    assert not (tmp_path / "x.jsonl").exists()
+
+
 @pytest.mark.parametrize("args", [["--help"], ["check", "--help"], ["rules", "--help"]])
 def test_help(args: list[str]) -> None:
     code, out, _ = run(*args)

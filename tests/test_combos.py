@@ -517,3 +517,29 @@ def test_classify_takes_the_highest_phoenix_reading(cards: list[int]) -> None:
         assert best is not None
         assert best.rank == max(r.rank for r in readings)
         assert best in readings
+
+
+def test_bombs_in_with_phoenix_bombs_house_rule() -> None:
+    """phoenix-in-bombs (rules.md 9.1): three of a rank and the Phoenix, and a one-suit run
+    missing one rank, are bombs; every one classifies as the bomb it is listed as."""
+    hand = m("3j 4j 5j 6j 8j 9s 9p 9r Phoenix")
+    bombs = bombs_in(hand, phoenix_bombs=True)
+    assert [(b.kind, b.rank, b.length, b.phoenix) for b in bombs] == [
+        (FOUR, 9, 4, 9),
+        (SF, 6, 5, 2),
+        (SF, 7, 5, 7),
+        (SF, 8, 5, 7),
+        (SF, 8, 6, 7),
+    ]
+    for b in bombs:
+        assert classify(b.cards, b.phoenix, None, phoenix_bombs=True) == b
+    assert bombs_in(hand) == []
+
+
+def test_wish_search_finds_phoenix_bombs_only_under_the_house_rule() -> None:
+    hand = m("8j 8s 8p Phoenix 3j 5j")
+    assert can_play_rank(hand, 8, c("As")) is None
+    found = can_play_rank(hand, 8, c("As"), phoenix_bombs=True)
+    assert found is not None and found.kind == FOUR and found.cards == m("8j 8s 8p Phoenix")
+    assert not any(p.is_bomb for p in legal_plays(hand, c("As")))
+    assert any(p.kind == FOUR for p in legal_plays(hand, c("As"), phoenix_bombs=True))

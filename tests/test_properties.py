@@ -12,12 +12,12 @@ import json
 import random
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from tichu_analyze.cards import CARD_BY_TOKEN, DECK, points
 from tichu_analyze.diagnostics import Diagnostic
-from tichu_analyze.logfile import replay_file, write_log
+from tichu_analyze.logfile import check_file, replay_file, write_log
 from tichu_analyze.record import Recorder, RoundRecord
 from tichu_analyze.simulate import simulate
 from tichu_analyze.state import GameState
@@ -35,6 +35,18 @@ def _replay(path: Path) -> tuple[list[Diagnostic], list[RoundRecord], list[GameS
     return recorder.diagnostics, recorder.rounds, recorder.games
 
 
+def _assert_cards_conserved(r: RoundRecord) -> None:
+    """The table, the hands and the tricks at the round's end hold the deck once."""
+    held = r.table_end
+    for m in r.hands_end:
+        assert not held & m
+        held |= m
+    for t in r.tricks:
+        assert not held & t.cards, "a card was counted twice"
+        held |= t.cards
+    assert held == DECK, "not all 56 cards are accounted for"
+
+
 @SETTINGS
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_legal_games_replay_clean_and_conserve_cards_and_points(
@@ -46,14 +58,7 @@ def test_random_legal_games_replay_clean_and_conserve_cards_and_points(
     assert found == [], found[:5]
     assert rounds and all(r.status == "scored" for r in rounds)
     for r in rounds:
-        held = r.table_end
-        for m in r.hands_end:
-            assert not held & m
-            held |= m
-        for t in r.tricks:
-            assert not held & t.cards, "a card was counted twice"
-            held |= t.cards
-        assert held == DECK, "not all 56 cards are accounted for"
+        _assert_cards_conserved(r)
         if r.double_victory:
             assert sorted(r.card_points) == [0, 200]
         else:
@@ -118,3 +123,54 @@ def test_cards_of_the_simulator_are_the_deck() -> None:
     deals = [e for e in events if e["type"] == "deal"][:2]
     dealt = [CARD_BY_TOKEN[t] for d in deals for hand in d["hands"] for t in hand]
     assert sorted(dealt) == list(range(56))
+
+
+# --- variants: simulated six- and three-player games (rules.md 9.2, 9.3) ----------
+
+VARIANT_SETTINGS = settings(
+    max_examples=8,
+    deadline=None,
+    phases=(Phase.explicit, Phase.generate),  # a seed does not shrink into a simpler game
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+def _replay_variant_game(tmp_path: Path, seed: int, variant: str) -> None:
+    """One simulated game replays without a diagnostic, as the simulator played it."""
+    events = list(simulate(1, seed, variants=[variant]))
+    path = tmp_path / f"{variant}-{seed}.jsonl"
+    write_log(events, path)
+    # the log declares its variant (game_start.variants): nothing on the command line
+    found = check_file(path)
+    assert [(d.code, d.line, d.message) for d in found] == []
+    _, rounds, games = _replay(path)
+    ends = [e for e in events if e["type"] == "round_end"]
+    seats = 6 if variant == "tientsin" else 4
+    assert len(rounds) == len(ends) == sum(e["type"] == "round_start" for e in events)
+    assert all(r.status == "scored" for r in rounds)
+    for r, end in zip(rounds, ends, strict=True):
+        order = end["finish_order"]
+        # a triple (six seats) or double (four) victory leaves the losers' order open
+        won = 3 if seats == 6 else 2
+        decided = won if len({s % 2 for s in order[:won]}) == 1 else seats
+        assert list(r.finish_order)[:decided] == order[:decided]
+        assert r.score == end["score"] and r.recorded_score == end["score"]
+        _assert_cards_conserved(r)
+        if decided == seats:
+            assert sum(r.card_points) == 100
+        else:
+            assert sorted(r.card_points) == [0, 100 * won]
+    if variant == "tientsin":
+        assert games[0].totals == events[-1]["score"]
+
+
+@VARIANT_SETTINGS
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_simulated_tientsin_games_replay_clean(tmp_path: Path, seed: int) -> None:
+    _replay_variant_game(tmp_path, seed, "tientsin")
+
+
+@VARIANT_SETTINGS
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_simulated_trichu_games_replay_clean(tmp_path: Path, seed: int) -> None:
+    _replay_variant_game(tmp_path, seed, "trichu")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tichu_analyze.cards import RANK_TOKENS, TOKENS
+from tichu_analyze.diagnostics import VARIANTS
 from tichu_analyze.events import EVENT_TYPES
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -55,6 +56,8 @@ def test_schema_matches_the_code() -> None:
     assert defs["rank"]["enum"] == list(RANK_TOKENS.values())
     for kind in EVENT_TYPES:
         assert defs[kind]["properties"]["type"] == {"const": kind, "description": "The event type."}
+    variants = defs["game_start"]["properties"]["variants"]["items"]["enum"]
+    assert variants == list(VARIANTS)
     refs = {branch["$ref"] for branch in _schema()["else"]["oneOf"]}
     assert refs == {f"#/$defs/{kind}" for kind in EVENT_TYPES}
 
@@ -100,10 +103,31 @@ GOOD = [
     {"type": "round_end", "game": "g1", "round": 3, "finish_order": [1, 3, 0, 2],
      "score": [0, 300]},
     {"type": "x_chat", "text": "gg"},
+    # the variants (rules.md 9): their names, six seats (tientsin), the dummy (trichu)
+    {"type": "game_start", "game": "g1", "players": ["A", "B", "C", "D", "E", "F"],
+     "variants": ["tientsin", "wish-penalty-200"]},
+    {"type": "round_start", "game": "g1", "round": 2, "players": ["B", "C", "A", "Tisch"],
+     "dummy": 3},
+    {"type": "deal", "game": "g1", "hands": [DECK[i * 6: i * 6 + 6] for i in range(6)]},
+    {"type": "deal", "game": "g1", "hands": [DECK[36:40], DECK[40:44], DECK[44:47],
+                                             DECK[47:50], DECK[50:53], DECK[53:56]]},
+    {"type": "pass", "game": "g1", "seat": 5},
+    {"type": "exchange", "game": "g1", "seat": 5, "give": {"1": "2j", "3": "3j"}},
+    {"type": "round_end", "game": "g1", "round": 1, "finish_order": [0, 2, 4, 5, 3, 1],
+     "score": [300, 0]},
+    {"type": "game_end", "game": "g1", "score": {"Ana": 400, "Ben": 500, "Chloe": 400}},
 ]
 
 BAD = {
-    "seat 4": {"type": "pass", "game": "g1", "seat": 4},
+    "seat 6": {"type": "pass", "game": "g1", "seat": 6},
+    "unknown variant": {"type": "game_start", "game": "g1", "players": ["A", "B", "C", "D"],
+                        "variants": ["tichu-for-two"]},
+    "tientsin with trichu": {"type": "game_start", "game": "g1", "players": ["A", "B", "C", "D"],
+                             "variants": ["tientsin", "trichu"]},
+    "five players": {"type": "game_start", "game": "g1", "players": ["A", "B", "C", "D", "E"]},
+    "dummy 4": {"type": "round_start", "game": "g1", "round": 1, "dummy": 4},
+    "give to seat 5 by seat 5": {"type": "exchange", "game": "g1", "seat": 5,
+                                 "give": {"5": "2j", "3": "3j"}},
     "seat as a string": {"type": "pass", "game": "g1", "seat": "1"},
     "seat as a boolean": {"type": "pass", "game": "g1", "seat": True},
     "unknown card": {"type": "play", "game": "g1", "seat": 0, "cards": ["1j"]},
@@ -128,8 +152,7 @@ BAD = {
     "three hands": {"type": "deal", "game": "g1", "hands": FIRST_DEAL[:3]},
     "give to itself": {"type": "exchange", "game": "g1", "seat": 0,
                        "give": {"0": "2j", "1": "3j", "2": "4j"}},
-    "give to two seats": {"type": "exchange", "game": "g1", "seat": 0,
-                          "give": {"1": "3j", "2": "4j"}},
+    "give to one seat": {"type": "exchange", "game": "g1", "seat": 0, "give": {"1": "3j"}},
     "give as a list": {"type": "exchange", "game": "g1", "seat": 0, "give": ["2j", "3j", "4j"]},
     "unknown call": {"type": "call", "game": "g1", "seat": 0, "call": "small_tichu"},
     "round 0": {"type": "round_start", "game": "g1", "round": 0},

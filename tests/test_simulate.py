@@ -166,7 +166,8 @@ def test_card_points_sum_to_100_except_double_victories(events: list[Event]) -> 
     assert double_victories
 
 
-def test_game_ends_when_a_team_reaches_the_target(events: list[Event]) -> None:
+def _games_ended(events: list[Event]) -> int:
+    """Check that every game ends when a team reached 1000; return how many ended."""
     totals = [0, 0]
     ended = 0
     for e in events:
@@ -180,7 +181,11 @@ def test_game_ends_when_a_team_reaches_the_target(events: list[Event]) -> None:
             ended += 1
             assert e["score"] == totals
             assert max(totals) >= 1000 and totals[0] != totals[1]
-    assert ended == GAMES
+    return ended
+
+
+def test_game_ends_when_a_team_reaches_the_target(events: list[Event]) -> None:
+    assert _games_ended(events) == GAMES
 
 
 def test_round_cap_stops_a_game_without_game_end(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,10 +201,15 @@ def test_round_cap_stops_a_game_without_game_end(monkeypatch: pytest.MonkeyPatch
 
 
 class _Tracker:
-    """Just enough of the rules to check turns: hands, who is out, the trick, passes."""
+    """Just enough of the rules to check turns: hands, who is out, the trick, passes.
 
-    def __init__(self) -> None:
-        self.hands: list[set[str]] = [set(), set(), set(), set()]
+    ``seats=6`` follows rules.md 9.2 (the Dog's lead to either partner, the round
+    ends at a triple victory or with one seat left, a double victory is nothing).
+    """
+
+    def __init__(self, seats: int = 4) -> None:
+        self.n = seats
+        self.hands: list[set[str]] = [set() for _ in range(seats)]
         self.gives: list[Event] = []
         self.out: list[int] = []
         self.top_seat = -1
@@ -207,15 +217,17 @@ class _Tracker:
         self.open = False  # a trick with a first play is on the table
         self.passed: set[int] = set()
         self.turn = -1
+        self.dog_leaders: set[int] = set()  # tientsin: either partner may lead after the Dog
         self.over = False
         self.out_of_turn_bombs = 0
         self.window_bombs = 0
 
     def next_with_cards(self, seat: int) -> int:
-        return next((seat + i) % 4 for i in range(1, 5) if self.hands[(seat + i) % 4])
+        n = self.n
+        return next((seat + i) % n for i in range(1, n + 1) if self.hands[(seat + i) % n])
 
     def complete(self) -> bool:
-        return all(s in self.passed for s in range(4) if s != self.top_seat and self.hands[s])
+        return all(s in self.passed for s in range(self.n) if s != self.top_seat and self.hands[s])
 
     def leader(self) -> int:
         w = self.top_seat
@@ -229,12 +241,12 @@ class _Tracker:
         elif t == "exchange":
             assert set(e["give"].values()) <= self.hands[e["seat"]]
             self.gives.append(e)
-            if len(self.gives) == 4:
+            if len(self.gives) == self.n:
                 for g in self.gives:
                     for to, card in g["give"].items():
                         self.hands[g["seat"]].discard(card)
                         self.hands[int(to)].add(card)
-                self.turn = next(s for s in range(4) if "Mahjong" in self.hands[s])
+                self.turn = next(s for s in range(self.n) if "Mahjong" in self.hands[s])
         elif t == "pass":
             assert not self.over and self.open and not self.complete()
             assert e["seat"] == self.turn, "pass by a seat not on turn"
@@ -242,7 +254,7 @@ class _Tracker:
             self.turn = self.next_with_cards(e["seat"])
         elif t == "dragon_gift":
             assert self.top_cards == ["Dragon"] and (self.over or self.complete())
-            assert e["to"] % 2 != e["seat"] % 2 == self.top_seat % 2
+            assert e["to"] % 2 != e["seat"] % 2 and e["seat"] == self.top_seat
             self.open = False
             if not self.over:
                 self.turn = self.leader()
@@ -263,7 +275,8 @@ class _Tracker:
                 self.open = False
                 self.turn = self.leader()
         if not self.open:
-            assert seat == self.turn, "lead by a seat not entitled to lead"
+            assert seat == self.turn or seat in self.dog_leaders, "lead by a seat not entitled"
+            self.dog_leaders = set()
         elif seat != self.turn or self.complete():
             assert combo.is_bomb, "a non-bomb out of turn"
             self.out_of_turn_bombs += 1
@@ -272,11 +285,20 @@ class _Tracker:
         self.passed = set()
         if not self.hands[seat]:
             self.out.append(seat)
-            double = len(self.out) == 2 and self.out[0] % 2 == self.out[1] % 2
-            if double or len(self.out) == 3:
+            if self.n == 6:  # rules.md 9.2
+                ended = len(self.out) == 5 or (
+                    len(self.out) == 3 and len({s % 2 for s in self.out}) == 1)
+            else:
+                ended = len(self.out) == 3 or (
+                    len(self.out) == 2 and self.out[0] % 2 == self.out[1] % 2)
+            if ended:
                 self.over = True  # nothing may follow, not even a bomb
                 return
-        if cards == ["Dog"]:
+        if cards == ["Dog"] and self.n == 6:
+            self.open = False
+            self.dog_leaders = {p for p in range(seat % 2, 6, 2) if p != seat and self.hands[p]}
+            self.turn = min(self.dog_leaders) if self.dog_leaders else self.next_with_cards(seat)
+        elif cards == ["Dog"]:
             partner = (seat + 2) % 4
             self.open = False
             self.turn = partner if self.hands[partner] else self.next_with_cards(partner)
@@ -354,3 +376,216 @@ def test_players_are_drawn_from_a_pool() -> None:
     assert len(names) > 100
     assert all(n.startswith("player-") and len(n) == 12 for n in names)
     assert list(simulate(2, 4)) == list(simulate(2, 4, players=None))
+
+
+# --- variants (rules.md 9.2 tientsin, 9.3 trichu) --------------------------------
+
+VARIANT_GAMES = 12
+
+
+@pytest.fixture(scope="module")
+def tientsin() -> tuple[list[Event], Counter[str]]:
+    stats: Counter[str] = Counter()
+    return list(simulate(VARIANT_GAMES, SEED, stats=stats, variants=["tientsin"])), stats
+
+
+@pytest.fixture(scope="module")
+def trichu() -> tuple[list[Event], Counter[str]]:
+    stats: Counter[str] = Counter()
+    return list(simulate(VARIANT_GAMES, SEED, stats=stats, variants=["trichu"])), stats
+
+
+def _team_cards(rnd: list[Event]) -> list[int]:
+    """The round's team scores without the calls: its card points (or victory bonus)."""
+    bonus = _call_bonus(rnd)
+    return [rnd[-1]["score"][t] - bonus[t] for t in (0, 1)]
+
+
+@pytest.mark.parametrize("variant", ["tientsin", "trichu"])
+def test_variant_games_are_reproducible(tmp_path: Path, variant: str) -> None:
+    a, b, c = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"
+    write_log(simulate(2, 7, variants=[variant]), a)
+    write_log(simulate(2, 7, variants=[variant]), b)
+    write_log(simulate(2, 8, variants=[variant]), c)
+    assert a.read_bytes() == b.read_bytes() != c.read_bytes()
+    start = json.loads(a.read_text(encoding="utf-8").splitlines()[0])
+    assert start["variants"] == [variant]
+
+
+def test_variants_leave_the_four_player_game_alone() -> None:
+    assert list(simulate(2, 7)) == list(simulate(2, 7, variants=()))
+    start = next(iter(simulate(1, 7)))
+    assert "variants" not in start
+    ruled = list(simulate(2, 7, variants=["wish-penalty-200", "dog-can-be-bombed"]))
+    assert ruled[0]["variants"] == ["dog-can-be-bombed", "wish-penalty-200"]
+    # the house rules change no move of the bots
+    assert [{k: v for k, v in e.items() if k != "variants"} for e in ruled] == list(
+        simulate(2, 7))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"variants": ["phoenix-in-bombs"]}, "cannot simulate"),
+        ({"variants": ["tientsin", "trichu"]}, "exclude each other"),
+        ({"variants": ["trichu"], "target": 10}, "multiple of 3"),
+        ({"variants": ["tientsin"], "players": 5}, "at least 6"),
+    ],
+)
+def test_impossible_variants_are_refused_at_once(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        simulate(1, 1, **kwargs)
+
+
+def test_tientsin_deals_six_seats_six_then_the_rest(
+    tientsin: tuple[list[Event], Counter[str]],
+) -> None:
+    events, _ = tientsin
+    for e in events:
+        if e["type"] == "game_start":
+            assert len(set(e["players"])) == 6 and e["target"] == 1000
+    for rnd in _rounds(events):
+        first, second = [e for e in rnd if e["type"] == "deal"]
+        assert [len(h) for h in first["hands"]] == [6] * 6
+        sizes = sorted(len(a) + len(b) for a, b in zip(first["hands"], second["hands"],
+                                                        strict=True))
+        assert sizes == [9, 9, 9, 9, 10, 10]
+        cards = [c for d in (first, second) for hand in d["hands"] for c in hand]
+        assert sorted(cards) == sorted(TOKENS)
+
+
+def test_tientsin_exchanges_go_to_the_two_partners(
+    tientsin: tuple[list[Event], Counter[str]],
+) -> None:
+    events, _ = tientsin
+    for rnd in _rounds(events):
+        exchanges = [e for e in rnd if e["type"] == "exchange"]
+        assert sorted(e["seat"] for e in exchanges) == list(range(6))
+        for e in exchanges:
+            partners = {s for s in range(6) if s != e["seat"] and s % 2 == e["seat"] % 2}
+            assert {int(to) for to in e["give"]} == partners
+            assert len(set(e["give"].values())) == 2
+
+
+def test_tientsin_rounds_end_and_score_as_rules_9_2_say(
+    tientsin: tuple[list[Event], Counter[str]],
+) -> None:
+    events, stats = tientsin
+    triples = 0
+    for rnd in _rounds(events):
+        tracker = _Tracker(seats=6)
+        for e in rnd[:-1]:
+            tracker.apply(e)
+        assert tracker.over, "round_end before the rules end the round"
+        end = rnd[-1]
+        order = end["finish_order"]
+        assert sorted(order) == list(range(6))
+        cards = _team_cards(rnd)
+        if len(tracker.out) == 3:  # a triple victory
+            triples += 1
+            assert order[:3] == tracker.out and len({s % 2 for s in tracker.out}) == 1
+            assert cards[order[0] % 2] == 300 and cards[(order[0] + 1) % 2] == 0
+            assert not any(e["type"] == "dragon_gift" for e in rnd[-3:])
+        else:
+            assert order == tracker.out + [s for s in range(6) if tracker.hands[s]]
+            assert sum(cards) == 100
+    assert triples == stats["triple_victory"] > 0
+
+
+def test_tientsin_games_end_at_the_target(tientsin: tuple[list[Event], Counter[str]]) -> None:
+    assert _games_ended(tientsin[0]) == VARIANT_GAMES
+
+
+def test_tientsin_bots_exercise_the_six_player_rules(
+    tientsin: tuple[list[Event], Counter[str]],
+) -> None:
+    events, stats = tientsin
+    for feature in ("grand_tichu", "tichu", "dog", "dog_to_later_partner", "dog_partner_out",
+                    "dragon_gift", "wish_bound_other", "bomb_out_of_turn", "phoenix_combo"):
+        assert stats[feature] > 0, feature
+    # the Dragon goes to each of the three opponents, not only the neighbours
+    distances = {(e["to"] - e["seat"]) % 6 for e in events if e["type"] == "dragon_gift"}
+    assert distances == {1, 3, 5}
+
+
+def test_trichu_seats_a_dummy_and_rotates_the_solo_player(
+    trichu: tuple[list[Event], Counter[str]],
+) -> None:
+    events, _ = trichu
+    solo: Counter[str] = Counter()
+    persons: list[str] = []
+    first = False
+    for e in events:
+        if e["type"] == "game_start":
+            assert e["target"] == 9 and e["variants"] == ["trichu"]
+            assert len(e["players"]) == 4 and e["players"].count("Tisch") == 1
+            persons = [p for p in e["players"] if p != "Tisch"]
+            assert len(set(persons)) == 3
+            solo = Counter()
+            first = True
+        elif e["type"] == "round_start":
+            dummy = e["dummy"]
+            assert e["players"][dummy] == "Tisch"
+            assert sorted(p for p in e["players"] if p != "Tisch") == sorted(persons)
+            if first:
+                assert e["players"] == next(
+                    s["players"] for s in events if s["game"] == e["game"])
+                first = False
+            solo[e["players"][(dummy + 2) % 4]] += 1
+        elif e["type"] == "game_end":
+            assert solo == dict.fromkeys(persons, 3)
+    assert sum(e["type"] == "round_start" for e in events) == 9 * VARIANT_GAMES
+
+
+def test_trichu_calls_exchanges_and_wish(trichu: tuple[list[Event], Counter[str]]) -> None:
+    events, stats = trichu
+    for rnd in _rounds(events):
+        dummy = rnd[0]["dummy"]
+        deals = [e for e in rnd if e["type"] == "deal"]
+        assert [len(h) for h in deals[0]["hands"]] == [8] * 4
+        assert sorted(c for d in deals for h in d["hands"] for c in h) == sorted(TOKENS)
+        for e in rnd:
+            if e["type"] == "call" and e["call"] == "grand_tichu":
+                assert e["seat"] not in (dummy, (dummy + 2) % 4), "solo or dummy Grand Tichu"
+            elif e["type"] == "exchange":
+                assert sorted(int(to) for to in e["give"]) == [
+                    s for s in range(4) if s % 2 != e["seat"] % 2]
+        tracker = _Tracker()
+        for e in rnd[:-1]:
+            tracker.apply(e)
+        assert tracker.over
+        cards = _team_cards(rnd)
+        assert sum(cards) == (200 if _is_double_victory(rnd[-1]) else 100)
+    assert stats["dummy_wish_free"] > 0 and stats["grand_tichu"] > 0
+    assert stats["tichu"] > 0 and stats["double_victory"] > 0
+
+
+def test_trichu_per_person_totals_add_up(trichu: tuple[list[Event], Counter[str]]) -> None:
+    events, _ = trichu
+    totals: Counter[str] = Counter()
+    seating: list[str] = []
+    ends = 0
+    for e in events:
+        if e["type"] == "game_start":
+            totals = Counter()
+        elif e["type"] == "round_start":
+            seating = e["players"]
+        elif e["type"] == "round_end":
+            for seat, name in enumerate(seating):
+                if name != "Tisch":
+                    totals[name] += e["score"][seat % 2]
+        elif e["type"] == "game_end":
+            ends += 1
+            assert e["score"] == dict(totals) and "Tisch" not in e["score"]
+            start = next(s for s in events if s["type"] == "game_start" and
+                         s["game"] == e["game"])
+            assert list(e["score"]) == [p for p in start["players"] if p != "Tisch"]
+    assert ends == VARIANT_GAMES
+
+
+def test_trichu_target_is_a_number_of_rounds() -> None:
+    events = list(simulate(1, 3, variants=["trichu"], target=3))
+    assert events[0]["target"] == 3
+    rounds = [e for e in events if e["type"] == "round_start"]
+    assert len(rounds) == 3 and events[-1]["type"] == "game_end"
+    assert len({r["players"][(r["dummy"] + 2) % 4] for r in rounds}) == 3

@@ -23,7 +23,7 @@ CASES = load_cases(HERE)
 
 
 @pytest.mark.parametrize(
-    "case", case_params(CASES, reason="issue 9: {pending} not implemented yet"))
+    "case", case_params(CASES, reason="issue 9: {pending}"))
 def test_fixture(case: dict) -> None:
     assert_case(HERE, case)
 

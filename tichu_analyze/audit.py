@@ -46,7 +46,7 @@ from .cards import (
 from .combos import Combo, describe
 from .diagnostics import RULES, Diagnostic
 from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
-from .logfile import replay_file
+from .logfile import refuse_variant_game, replay_file
 from .record import Recorder, RoundRecord
 from .safetext import NAME_LIMIT, TEXT_LIMIT
 from .safetext import clean as _clean
@@ -114,6 +114,9 @@ def load(path: Path, game: str | None = None, display: str | None = None,
     recorder = _GameRecorder(game)
     name = display or str(path)
     replay_file(path, recorder, display=name, variants=variants, stop_after_game=game)
+    for g in recorder.games:
+        if game is None or g.id == game:
+            refuse_variant_game(g, "replay")  # six hands, the dummy: not in the view yet
     games = {g.id: g for g in sorted(recorder.games, key=lambda g: g.line)}
     return Trace(name, games, recorder.rounds, recorder.diagnostics)
 
@@ -595,7 +598,7 @@ def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
             parts.append(" nothing")
         return parts
     if isinstance(ev, GameEnd):
-        if ev.score is None:
+        if not isinstance(ev.score, list):  # (a dict only in trichu, not in this view)
             return ["game_end"]
         return [f"game_end records the totals {ev.score[0]} to {ev.score[1]}"]
     if isinstance(ev, RoundStart):

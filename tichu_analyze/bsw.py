@@ -751,6 +751,8 @@ class _Mark:
         self.totals = game.totals if game is not None else None
         self.won_by = game.won_by if game is not None else None
         self.warned = game.warned_continue if game is not None else False
+        persons = game.person_totals if game is not None else None
+        self.persons = dict(persons) if persons is not None else None
         self.held = held
         self.diagnostics = len(held)
 
@@ -762,8 +764,9 @@ class _Mark:
         if game is None or old is None:
             return None
         game.round = self.round = RoundState(old.number, old.players, old.line,
-                                             old.phoenix_bombs)
+                                             variants=old.variants, dummy=old.dummy)
         game.totals, game.won_by, game.warned_continue = self.totals, self.won_by, self.warned
+        game.person_totals = dict(self.persons) if self.persons is not None else None
         return self.round
 
 
@@ -1172,8 +1175,8 @@ class _Converter:
         else:
             reply = classify(mask, None, top) if mask == _PHOENIX_BIT else combo
             reply_ok = reply is not None and _could_beat(reply, top) and not (
-                wish is not None and wish_play(hands[seat], wish, top) is not None
-                and not mask & RANK_MASK[wish])
+                wish is not None and not mask & RANK_MASK[wish]
+                and wish_play(hands[seat], wish, top, rnd.phoenix_bombs) is not None)
         if not reply_ok:
             return seq
         if bomb and top.cards == _DRAGON_BIT and self.gift_logged_later():
@@ -1181,7 +1184,7 @@ class _Converter:
         if wish is None:
             return seq if self.decide() else []
         held = hands[seat] & RANK_MASK[wish]
-        if any(wish_play(hands[s], wish, top) is not None for s in seq) or (
+        if any(wish_play(hands[s], wish, top, rnd.phoenix_bombs) is not None for s in seq) or (
                 held and not mask & held):
             return []  # as a lead it would break the wish
         return seq if self.decide() else []

@@ -185,10 +185,12 @@ PageOutputOption = Annotated[
 
 VariantOption = Annotated[
     list[str] | None,
-    typer.Option("--variant", help="Apply a house rule of rules.md section 9 (repeatable): "
+    typer.Option("--variant", help="Apply a variant of rules.md section 9 (repeatable), "
+                 "in addition to those a log names in game_start.variants: "
                  "wish-penalty-200 (a wish violation gives the other team 200 points), "
                  "dog-can-be-bombed (a bomb may be played on the Dog), phoenix-in-bombs (the "
-                 "Phoenix may complete a bomb). The publisher's rules apply otherwise.",
+                 "Phoenix may complete a bomb), tientsin (six players), trichu (three players"
+                 " and a dummy). The publisher's rules apply otherwise.",
                  show_default=False, metavar="NAME"),
 ]
 
@@ -613,13 +615,29 @@ def simulate(
                                  "a pool of this many (player-00001, ...), as in an archive "
                                  "with many players.", show_default=False),
     ] = None,
+    variant: Annotated[
+        list[str] | None, typer.Option("--variant", help="Play a variant of rules.md section 9 "
+                                       "(repeatable): tientsin (six players) or trichu (three "
+                                       "players and a dummy), with wish-penalty-200 or "
+                                       "dog-can-be-bombed; named in game_start.variants.",
+                                       show_default=False, metavar="NAME"),
+    ] = None,
+    target: Annotated[
+        int | None, typer.Option("--target", min=1, help="Target score (1000), or in trichu "
+                                 "the number of rounds (9, a multiple of 3).",
+                                 show_default=False),
+    ] = None,
 ) -> None:
     """Write simulated games played by seeded bots, as a format-1 log."""
     from .logfile import write_log
     from .simulate import simulate as run
 
     try:
-        write_log(run(games, seed, players=players), output)
+        events = run(games, seed, players=players, variants=variant or (), target=target)
+    except ValueError as e:
+        raise fail(str(e)) from None
+    try:
+        write_log(events, output)
     except OutputError as e:
         raise fail(str(e)) from None
     err.print(f"wrote {_plural(games, 'game')} to {output}", highlight=False)

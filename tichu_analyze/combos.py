@@ -480,15 +480,20 @@ def _stairs(h: _Hand, length: int, above: float) -> Iterator[Combo]:
             yield Combo(Kind.STAIRS, high, length, chosen, p)
 
 
-def bombs_in(hand: Mask) -> list[Combo]:
+def bombs_in(hand: Mask, phoenix_bombs: bool = False) -> list[Combo]:
     """Every bomb in ``hand`` with its cards: fours of a kind by rank, then straight flushes by
     length, then highest card (so the weakest bomb first). A run of 7 of one suit gives the
-    straight flushes of 5, 6 and 7 cards it contains."""
+    straight flushes of 5, 6 and 7 cards it contains.
+
+    ``phoenix_bombs``: the house rule ``phoenix-in-bombs`` (rules.md 9.1); the bombs the
+    Phoenix completes are listed too (:func:`_with_phoenix_bombs`), in the same order."""
     bombs = [
         Combo(Kind.FOUR_OF_A_KIND, r, 4, RANK_MASK[r])
         for r in range(2, ACE + 1)
         if hand & RANK_MASK[r] == RANK_MASK[r]
     ]
+    if phoenix_bombs and hand & _PHOENIX_BIT:
+        return _with_phoenix_bombs(hand, bombs)
     flushes: list[Combo] = []
     for suit in range(4):
         bits = hand & SUIT_MASK[suit]
@@ -504,6 +509,38 @@ def bombs_in(hand: Mask) -> list[Combo]:
                 run_low = 0
     flushes.sort(key=lambda c: (c.length, c.rank, c.cards))
     return bombs + flushes
+
+
+def _with_phoenix_bombs(hand: Mask, fours: list[Combo]) -> list[Combo]:
+    """:func:`bombs_in` under ``phoenix-in-bombs`` for a hand holding the Phoenix: its real
+    bombs and those the Phoenix completes (three of a rank and the Phoenix; a run of one
+    suit, 5 cards or longer, missing one rank 2..A that the Phoenix stands for)."""
+    fours = fours + [
+        Combo(Kind.FOUR_OF_A_KIND, r, 4, hand & RANK_MASK[r] | _PHOENIX_BIT, r)
+        for r in range(2, ACE + 1)
+        if (hand & RANK_MASK[r]).bit_count() == 3
+    ]
+    fours.sort(key=lambda c: (c.rank, c.cards))
+    flushes = [b for b in bombs_in(hand) if b.kind == Kind.STRAIGHT_FLUSH]
+    for suit in range(4):
+        held = [r for r in range(2, ACE + 1) if hand >> (_shift(r) + suit) & 1]
+        if len(held) < _MIN_STRAIGHT - 1:
+            continue
+        for low in range(2, ACE - _MIN_STRAIGHT + 2):
+            chosen = 0
+            gap = 0
+            for high in range(low, ACE + 1):
+                if high in held:
+                    chosen |= 1 << (_shift(high) + suit)
+                elif gap:
+                    break
+                else:
+                    gap = high
+                if gap and high - low + 1 >= _MIN_STRAIGHT:
+                    flushes.append(Combo(Kind.STRAIGHT_FLUSH, high, high - low + 1,
+                                         chosen | _PHOENIX_BIT, gap))
+    flushes.sort(key=lambda c: (c.length, c.rank, c.cards))
+    return fours + flushes
 
 
 def _add_flushes(out: list[Combo], suit: int, low: int, high: int) -> None:
@@ -536,15 +573,18 @@ def _same_kind(h: _Hand, top: Combo, keep: int = 0) -> Iterator[Combo]:
 # --- the wish and legal plays ----------------------------------------------
 
 
-def can_play_rank(hand: Mask, rank: int, top: Combo | None) -> Combo | None:
+def can_play_rank(hand: Mask, rank: int, top: Combo | None,
+                  phoenix_bombs: bool = False) -> Combo | None:
     """A combination from ``hand`` holding a real card of ``rank`` that the seat may play on
     ``top`` (None: leading), or None: the wish test of rules.md 6.2.
 
     Leading: the single card of ``rank``. Following: a non-bomb of the top's kind and
     length above it (the Phoenix completing it where needed), else the weakest bomb
-    containing a card of ``rank`` that beats the top. A non-bomb without the Phoenix is
-    preferred to one with it, and any non-bomb to a bomb. None on the Dog, and when
-    the hand holds no card of ``rank`` (the Phoenix standing for it does not count).
+    containing a card of ``rank`` that beats the top (under ``phoenix_bombs``, the house
+    rule ``phoenix-in-bombs``, also a bomb the Phoenix completes: rules.md 9.1). A
+    non-bomb without the Phoenix is preferred to one with it, and any non-bomb to a
+    bomb. None on the Dog, and when the hand holds no card of ``rank`` (the Phoenix
+    standing for it does not count).
     """
     if not 2 <= rank <= ACE:
         return None
@@ -564,13 +604,13 @@ def can_play_rank(hand: Mask, rank: int, top: Combo | None) -> Combo | None:
                 with_phoenix = with_phoenix or combo
         if with_phoenix is not None:
             return with_phoenix
-    for bomb in bombs_in(hand):
+    for bomb in bombs_in(hand, phoenix_bombs):
         if bomb.cards & own and beats(bomb, top):
             return bomb
     return None
 
 
-def legal_plays(hand: Mask, top: Combo | None) -> list[Combo]:
+def legal_plays(hand: Mask, top: Combo | None, phoenix_bombs: bool = False) -> list[Combo]:
     """Every combination ``hand`` can lead (``top`` None) or play on ``top`` (bombs included).
 
     The wish is not applied (combine with ``can_play_rank``). Non-bombs are listed one
@@ -578,16 +618,17 @@ def legal_plays(hand: Mask, top: Combo | None) -> list[Combo]:
     ids), full houses also per pair rank; the Phoenix completes straights and stairs
     only where the hand lacks a card (and replaces a card of a straight whose every
     choice of suits is a flush), while pairs, triples and full houses are also offered
-    with the Phoenix beside real ones. Every bomb is listed with its actual cards. The
-    Dog, Mahjong, Phoenix and Dragon singles are included where legal. Empty on the Dog.
+    with the Phoenix beside real ones. Every bomb is listed with its actual cards (under
+    ``phoenix_bombs`` those the Phoenix completes too). The Dog, Mahjong, Phoenix and
+    Dragon singles are included where legal. Empty on the Dog.
     """
     if top is not None and _is_dog(top):
         return []
     if top is not None and top.is_bomb:
-        return [b for b in bombs_in(hand) if beats(b, top)]
+        return [b for b in bombs_in(hand, phoenix_bombs) if beats(b, top)]
     h = _profile(hand)
     if top is not None:
-        return [*_same_kind(h, top), *bombs_in(hand)]
+        return [*_same_kind(h, top), *bombs_in(hand, phoenix_bombs)]
     plays = list(_singles(h, None))
     if hand & _DOG_BIT:
         plays.append(Combo(Kind.SINGLE, DOG_RANK, 1, _DOG_BIT))
@@ -599,5 +640,5 @@ def legal_plays(hand: Mask, top: Combo | None) -> list[Combo]:
         plays += _stairs(h, length, 0)
     for length in range(_MIN_STRAIGHT, min(n, ACE) + 1):
         plays += _straights(h, length, 0)
-    plays += bombs_in(hand)
+    plays += bombs_in(hand, phoenix_bombs)
     return plays

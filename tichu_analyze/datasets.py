@@ -79,7 +79,7 @@ from .cards import (
 from .combos import Combo, Kind, bombs_in
 from .diagnostics import Diagnostic
 from .events import Pass, Play
-from .logfile import FileStats, LogError, replay_file
+from .logfile import FileStats, LogError, refuse_variant_game, replay_file
 from .state import STATUS_SCORED, GameState, RoundState, Step, Trick
 from .visitor import Visitor
 
@@ -1388,6 +1388,9 @@ class DatasetVisitor(Visitor):
         self.report = report
         self._rounds: dict[str, _OpenRound] = {}
         self._seated: dict[str, dict[tuple[int, str], tuple[int, str]]] = {}
+
+    def begin_game(self, game: GameState) -> None:
+        refuse_variant_game(game, "ingest")  # six seats, the dummy: not in the tables yet
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
         self._rounds[game.id] = _OpenRound(_text(game.file))

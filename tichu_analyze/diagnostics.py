@@ -67,6 +67,8 @@ RULES: dict[str, Rule] = {
              "call not counted", "1.3"),
         Rule("C003", "repeated-call", _E, "a second call by the same seat in a round",
              "call not counted", "1.3"),
+        Rule("C004", "call-not-allowed", _E,
+             "a call the variant forbids to that seat (9.3)", "call not counted", "9.3"),
         Rule("X001", "bad-exchange", _F,
              "an exchange does not give exactly one held card to each other seat",
              "round skipped", "1.4"),
@@ -129,18 +131,35 @@ VARIANTS: dict[str, str] = {
     "wish-penalty-200": "a violation of the wish (W001) gives the other team 200 points",
     "dog-can-be-bombed": "a bomb may be played on the Dog (no B003)",
     "phoenix-in-bombs": "the Phoenix may complete a four of a kind or a straight flush",
+    "tientsin": "six players in two teams of three (rules.md 9.2)",
+    "trichu": "three players, each round one of them solo with an open dummy (rules.md 9.3)",
 }
-"""House rules (rules.md section 9) that can be selected by name; never applied
-unless asked for."""
+"""Variants (rules.md section 9): the house rules of 9.1 and the games for six and
+three players; selected by name (a log's ``game_start.variants``, ``--variant``),
+never applied unless asked for."""
+
+EXCLUSIVE_VARIANTS = ("tientsin", "trichu")
+"""Variants that exclude each other (rules.md 9.3, last paragraph)."""
+
+
+def variants_problem(names: list[str] | frozenset[str]) -> str | None:
+    """What is wrong with a list of variant names (an unknown name, or variants that
+    exclude each other), or None."""
+    for name in names:
+        if name not in VARIANTS:
+            return f"unknown variant {name!r} (variants: {', '.join(VARIANTS)})"
+    if all(v in names for v in EXCLUSIVE_VARIANTS):
+        return "the variants tientsin (six players) and trichu (three players) exclude each other"
+    return None
 
 
 def check_variants(names: list[str] | None) -> frozenset[str]:
-    """The selected variants; raises ValueError for a name that is not one."""
+    """The selected variants; raises ValueError for a name that is not one, or for
+    variants that exclude each other."""
     chosen = frozenset(names or ())
-    unknown = sorted(chosen - set(VARIANTS))
-    if unknown:
-        known = ", ".join(VARIANTS)
-        raise ValueError(f"unknown variant {unknown[0]!r} (variants: {known})")
+    problem = variants_problem(sorted(chosen))
+    if problem is not None:
+        raise ValueError(problem)
     return chosen
 
 

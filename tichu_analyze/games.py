@@ -35,16 +35,27 @@ class GameSummary:
     score every round); None when neither is known."""
     line: int
     diagnostics: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEVERITIES, 0))
+    persons: dict[str, int] | None = None
+    """``trichu`` (rules.md 9.3): each person's total instead of the teams' ``score``."""
 
     def as_dict(self) -> dict[str, object]:
-        return {"file": self.file, "game": self.game, "players": self.players,
-                "rounds": self.rounds, "complete": self.complete, "score": self.score,
-                "line": self.line, "diagnostics": self.diagnostics}
+        found: dict[str, object] = {
+            "file": self.file, "game": self.game, "players": self.players,
+            "rounds": self.rounds, "complete": self.complete, "score": self.score,
+            "line": self.line, "diagnostics": self.diagnostics}
+        if self.persons is not None:
+            found["persons"] = self.persons
+        return found
 
 
 def summarize(game: GameState, file: str) -> GameSummary:
     """The listing of one game, from its final state."""
     score = game.totals if game.totals is not None else game.recorded_score
+    if game.trichu:  # the teams change every round: the totals are per person
+        persons = game.person_totals if game.person_totals is not None \
+            else game.recorded_persons
+        return GameSummary(file, game.id, list(game.players), game.rounds, game.ended, None,
+                           game.line, persons=dict(persons) if persons is not None else {})
     return GameSummary(file, game.id, list(game.players), game.rounds, game.ended,
                        list(score) if score is not None else None, game.line)
 
@@ -90,6 +101,8 @@ def as_text(g: GameSummary, colour: bool = False) -> str:
         return f"{code}{text}{_RESET}" if colour else text
 
     score = "-".join(map(str, g.score)) if g.score is not None else "score unknown"
+    if g.persons:
+        score = ", ".join(f"{printable(name)} {total}" for name, total in g.persons.items())
     state = paint("complete", "\x1b[32m") if g.complete else paint("incomplete", "\x1b[33m")
     found = [paint(f"{n} {sev}{'s' * (n != 1)}", _SEVERITY_COLOUR[sev])
              for sev in SEVERITIES if (n := g.diagnostics[sev])]

@@ -25,8 +25,9 @@ from zstandard import ZstdError as _ZstdError
 
 from .atomicfile import atomic_writer
 from .diagnostics import Diagnostic
-from .events import EVENT_TYPES, Event, Exchange, GameEnd
+from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, widen
 from .replay import Replay
+from .state import GameState
 from .visitor import DiagnosticVisitor, Visitor, only_diagnostics
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
@@ -39,7 +40,22 @@ _BOM = b"\xef\xbb\xbf"
 
 
 class LogError(Exception):
-    """A path that cannot be read as a log (missing, unreadable, corrupt)."""
+    """A path that cannot be read as a log (missing, unreadable, corrupt), or whose games
+    the consumer cannot handle (:func:`refuse_variant_game`)."""
+
+
+NOT_YET = ("tientsin", "trichu")
+"""Variants whose games ``check`` replays but the other consumers (datasets, the replay
+view, reports, plots) do not handle yet."""
+
+
+def refuse_variant_game(game: GameState, what: str) -> None:
+    """Raise :class:`LogError` when ``game`` is of a variant that ``what`` (a command, such
+    as ``"ingest"``) does not support yet (:data:`NOT_YET`)."""
+    for variant in NOT_YET:
+        if variant in game.variants:
+            raise LogError(f"{game.file}: game {game.id!r} is a {variant} game; {what} does "
+                           f"not support {variant} yet (check does)")
 
 
 @dataclass(slots=True)
@@ -110,11 +126,12 @@ _generic = msgspec.json.Decoder()
 
 
 def explain(
-    raw: bytes | str | dict[str, object],
+    raw: bytes | str | dict[str, object], wide: bool = False,
 ) -> tuple[str, str, str | None, int | None, str | None]:
     """Why a line failed the typed decoder: ``(code, message, game, seat, type)``.
 
-    ``code`` is ``""`` for an ``x_`` event, which is skipped without a word.
+    ``code`` is ``""`` for an ``x_`` event, which is skipped without a word. ``wide``:
+    the line belongs to a variant game, read with the wider shapes (``events.widen``).
     """
     if isinstance(raw, dict):
         obj: object = raw
@@ -131,7 +148,8 @@ def explain(
     game = obj.get("game")
     game_id = game if isinstance(game, str) else None
     seat = obj.get("seat")
-    valid_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < 4
+    valid_seat = (isinstance(seat, int) and not isinstance(seat, bool)
+                  and 0 <= seat < (6 if wide else 4))
     seat_no = seat if valid_seat else None
     kind = obj.get("type")
     if not isinstance(kind, str):
@@ -141,7 +159,7 @@ def explain(
     if kind not in EVENT_TYPES:
         return "L004", f"unknown event type {kind!r}; it is skipped", game_id, seat_no, kind
     try:
-        msgspec.convert(obj, EVENT_TYPES[kind])
+        msgspec.convert(obj, WIDE_TYPES[kind] if wide else EVENT_TYPES[kind])
     except msgspec.ValidationError as e:
         return "L002", f"bad {kind} event: {_friendly(str(e))}", game_id, seat_no, kind
     except RecursionError:
@@ -271,19 +289,41 @@ def _replay_line(n: int, raw: bytes, replay: Replay) -> bool:
 
 
 def _problem(n: int, raw: bytes, replay: Replay) -> bool:
-    """Report why line ``n`` failed the typed decoder; False for a blank line."""
+    """Report why line ``n`` failed the typed decoder; False for a blank line. A line of
+    a variant game (six seats, trichu's per-person totals) is read again with the wider
+    shapes of ``events.widen`` and, when it fits them, applied."""
     if raw.isspace() or not raw:
         return False  # blank lines are ignored
-    code, message, game, seat, kind = explain(raw)
+    wide = False
+    try:
+        obj = _generic.decode(raw)
+    except (msgspec.DecodeError, RecursionError):
+        obj = None
+    if isinstance(obj, dict):
+        game_id = obj.get("game")
+        wide = isinstance(game_id, str) and replay.wide(
+            game_id, obj.get("variants") if obj.get("type") == "game_start" else None)
+        if wide:
+            try:
+                ev = widen(obj)
+            except (msgspec.ValidationError, KeyError, TypeError, RecursionError):
+                pass
+            else:
+                if type(ev) is not Exchange or not _exchange_twice(n, raw, ev, replay, True):
+                    replay.feed_wide(n, ev)
+                return True
+    code, message, game, seat, kind = explain(obj if isinstance(obj, dict) else raw, wide)
     if code:
         replay.problem(n, code, message, game, seat, kind)
     return True
 
 
-def _exchange_twice(n: int, raw: bytes, ev: Exchange, replay: Replay) -> bool:
+def _exchange_twice(n: int, raw: bytes, ev: Exchange, replay: Replay,
+                    wide: bool = False) -> bool:
     """X001 when the exchange ``raw`` names a seat twice in ``give`` (True then)."""
     if (raw.count(b'"1"') > 1 or raw.count(b'"2"') > 1
-            or raw.count(b'"3"') > 1 or raw.count(b'"0"') > 1):
+            or raw.count(b'"3"') > 1 or raw.count(b'"0"') > 1 or (wide and (
+                raw.count(b'"4"') > 1 or raw.count(b'"5"') > 1))):
         twice = _repeated_key(raw)
         if twice is not None:
             replay.problem(n, "X001", f"bad exchange: seat {twice} is named twice in "

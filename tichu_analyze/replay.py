@@ -60,7 +60,7 @@ from .cards import (
     points,
 )
 from .combos import Combo, Kind, beats, classify, describe
-from .diagnostics import RULES, Diagnostic
+from .diagnostics import RULES, Diagnostic, variants_problem
 from .events import (
     Call,
     Deal,
@@ -83,9 +83,10 @@ from .state import (
     RoundState,
     Step,
     Trick,
-    double_victory,
+    partners,
     round_over,
     score_round,
+    team_victory,
     wish_play,
 )
 from .visitor import Visitor, traces
@@ -163,10 +164,7 @@ class Replay:
         variants: frozenset[str] = frozenset(),
     ) -> None:
         self.file = file
-        self.variants = variants
-        self._wish_penalty = "wish-penalty-200" in variants
-        self._dog_bombs = "dog-can-be-bombed" in variants
-        self._phoenix_bombs = "phoenix-in-bombs" in variants
+        self.variants = variants  # the command line's; a game adds its game_start's
         self.visitor = visitor if visitor is not None else Visitor()
         self._report: Callable[[Diagnostic], None] = self.visitor.visit_diagnostic
         self._trace = traces(self.visitor)
@@ -298,7 +296,8 @@ class Replay:
                 d.code == "W001" for d in step.diagnostics):
             # what the seat could have played: the state's wish query, as the table was
             step.wish_play = wish_play(self._hand_before, step.wish_open,
-                                       None if step.lead else self._top_before)
+                                       None if step.lead else self._top_before,
+                                       rnd.phoenix_bombs)
         game = self._game
         assert game is not None
         self._visit_event(game, rnd, step)
@@ -399,7 +398,7 @@ class Replay:
         )
         if self._step is not None:
             self._step.diagnostics.append(diag)
-        if code == "W001" and self._wish_penalty and rnd is not None and seat is not None:
+        if code == "W001" and rnd is not None and rnd.wish_penalty and seat is not None:
             rnd.penalty[(seat + 1) & 1] += 200  # variant wish-penalty-200 (rules 9)
         self._report(diag)
 
@@ -414,15 +413,76 @@ class Replay:
 
     # ------------------------------------------------------------ game level
 
+    def wide(self, game_id: str | None, variants: object = None) -> bool:
+        """Whether the events of game ``game_id`` are read with the variants' wider shapes
+        (``events.widen``: six seats, trichu's per-person ``game_end``). For a
+        ``game_start``, ``variants`` is its ``variants`` field."""
+        game = self.games.get(game_id) if game_id is not None else None
+        if game is not None and not game.ended:
+            chosen: object = game.variants
+        else:
+            chosen = set(self.variants) | (set(variants) if isinstance(variants, list)
+                                           and all(isinstance(v, str) for v in variants)
+                                           else set())
+        return isinstance(chosen, (set, frozenset)) and bool(
+            chosen & {"tientsin", "trichu"})
+
+    def feed_wide(self, line: int, ev: Event) -> None:
+        """Apply an event of a variant game read with the wider shapes (``wide``): its
+        seats, hands and finish order are first held to the game's own number of seats
+        (L002 otherwise)."""
+        game = self.games.get(ev.game)
+        if game is not None and not game.ended and type(ev) is not GameStart:
+            seats = game.seats
+            for field in ("seat", "to"):
+                value = getattr(ev, field, None)
+                if value is not None and value >= seats:
+                    kind = str(type(ev).__struct_config__.tag)
+                    seat = getattr(ev, "seat", None)
+                    self.problem(line, "L002", f"bad {kind} event: Expected `int` <= "
+                                 f"{seats - 1} - at `{field}`", ev.game,
+                                 seat if seat is not None and seat < seats else None, kind)
+                    return
+        self.feed(line, ev)
+
+    def _wrong_size(self, what: str, got: int, want: int) -> int:
+        """L002 for a list of the wrong size for the game's seats (a variant game's
+        events are read with wider shapes, ``events.widen``); returns SKIPPED."""
+        self._emit("L002", f"{what} has {got} entries; this game has {want} seats")
+        return SKIPPED
+
     def _game_start(self, ev: GameStart, line: int) -> None:
         names = ev.players
-        if len(set(names)) != 4 or not all(isinstance(n, str) and n.strip() for n in names):
-            self._emit_at(None, None, "L002",
-                          "game_start needs four distinct, non-empty player names", None,
-                          game_id=ev.game)
+        chosen = ev.variants or []
+        problem = variants_problem(chosen)
+        variants = self.variants | frozenset(chosen)
+        if problem is None:
+            problem = variants_problem(variants)
+            if problem is not None:
+                problem += " (one of them from the command line)"
+        if problem is not None:
+            self._emit_at(None, None, "L002", f"game_start: {problem}; the game is skipped",
+                          None, game_id=ev.game)
             return
-        self.games[ev.game] = game = GameState(ev.game, ev.players, ev.target, ev.meta, line,
-                                               self.file)
+        seats = 6 if "tientsin" in variants else 4
+        if len(names) != seats or len(set(names)) != seats or not all(
+                isinstance(n, str) and n.strip() for n in names):
+            self._emit_at(None, None, "L002", f"game_start needs {_NUMBER[seats]} distinct, "
+                          "non-empty player names", None, game_id=ev.game)
+            return
+        target = ev.target
+        if "trichu" in variants:
+            if target is None:
+                target = 9  # rounds (rules 9.3)
+            elif target % 3:
+                self._emit_at(None, None, "L002", f"game_start: in trichu the target is a "
+                              f"number of rounds divisible by three, not {target}; the game "
+                              "is skipped", None, game_id=ev.game)
+                return
+        elif target is None:
+            target = 1000
+        self.games[ev.game] = game = GameState(ev.game, ev.players, target, ev.meta, line,
+                                               self.file, variants)
         self.visitor.begin_game(game)
 
     def _round_start(self, game: GameState, rnd: RoundState | None, ev: RoundStart) -> int:
@@ -437,11 +497,25 @@ class Replay:
             self._emit("L002", f"round_start.players needs {game.seats} distinct, non-empty "
                        "player names; the round_start is skipped")
             return SKIPPED
+        dummy = -1
+        if game.trichu:  # rules 9.3: every round names the dummy and the seating
+            if ev.dummy is None or names is None or not 0 <= ev.dummy < game.seats:
+                what = ("the seat of the dummy (0-3)" if ev.dummy is None or names is not None
+                        else "the round's seating (players)")
+                self._emit("L002", f"in trichu, round_start needs {what}; the round_start "
+                           "is skipped")
+                return SKIPPED
+            dummy = ev.dummy
+        elif ev.dummy is not None:
+            self._emit("L002", "round_start names a dummy, which only the variant trichu has;"
+                       " the round_start is skipped")
+            return SKIPPED
         if rnd is not None:
             self._leave_round(game, rnd, f"round {ev.round} starts")
         if names is not None:
             game.seating = list(names)
-        rnd = RoundState(ev.round, list(game.seating), self._line, self._phoenix_bombs)
+        rnd = RoundState(ev.round, list(game.seating), self._line, variants=game.variants,
+                         dummy=dummy)
         game.round = rnd
         game.last_round = ev.round
         self.rounds += 1
@@ -453,6 +527,10 @@ class Replay:
             game.warned_continue = True
             self._emit("S004", f"round {ev.round} is played although team {game.won_by} "
                        f"already won the game ({self._totals(game)})")
+        elif game.trichu and ev.round > game.target and not game.warned_continue:
+            game.warned_continue = True
+            self._emit("S004", f"round {ev.round} is played although the game ended after "
+                       f"round {game.target}")
         return 0
 
     @staticmethod
@@ -461,7 +539,7 @@ class Replay:
 
     def _leave_round(self, game: GameState, rnd: RoundState, why: str) -> None:
         """The log moves on from ``rnd`` (next round, game end, end of file)."""
-        if rnd.dragon_due:
+        if rnd.dragon_due and rnd.phase is not _SKIPPED:
             self._missing_gift(game, rnd)
         if rnd.phase < Phase.OVER:
             self._incomplete(game, rnd, why)
@@ -490,29 +568,62 @@ class Replay:
         rnd.recorded_finish = ev.finish_order
         if ev.score is None:
             game.totals = None
+            game.person_totals = None
         elif game.totals is not None:
             game.totals = [game.totals[0] + ev.score[0], game.totals[1] + ev.score[1]]
+            self._add_persons(game, rnd, ev.score)
             self._check_won(game)
+
+    @staticmethod
+    def _add_persons(game: GameState, rnd: RoundState, score: list[int]) -> None:
+        """trichu (rules 9.3): each person scores the points of the team it sat in."""
+        persons = game.person_totals
+        if persons is not None:
+            for seat, name in enumerate(rnd.players):
+                if seat != rnd.dummy:
+                    persons[name] = persons.get(name, 0) + score[seat & 1]
 
     def _check_won(self, game: GameState) -> None:
         t = game.totals
+        if game.trichu:
+            return  # trichu counts rounds, not points (rules 9.3)
         if t is not None and game.won_by is None and max(t) >= game.target and t[0] != t[1]:
             game.won_by = 0 if t[0] > t[1] else 1  # rules 7.6
 
     def _game_end(self, game: GameState, rnd: RoundState | None, ev: GameEnd) -> int:
+        if ev.score is not None and isinstance(ev.score, dict) != game.trichu:
+            self._emit("L002", "game_end.score is an object of the persons' totals in trichu, "
+                       "and a list of the two teams' totals otherwise")
+            return SKIPPED
         if rnd is not None:
             self._leave_round(game, rnd, "the game ends")
-        if game.totals is not None:
-            if ev.score is not None and list(ev.score) != game.totals:
+        if game.trichu:
+            self._trichu_game_end(game, ev)
+        elif game.totals is not None:
+            if isinstance(ev.score, list) and ev.score != game.totals:
                 self._emit("S003", f"game_end records {ev.score[0]} to {ev.score[1]}, but the "
                            f"replayed rounds add up to {game.totals[0]} to {game.totals[1]}")
             if game.won_by is None:
                 self._emit("S004", f"game_end before a team reached the target of "
                            f"{game.target} with more points ({self._totals(game)})")
-        game.recorded_score = ev.score
+        if not isinstance(ev.score, dict):
+            game.recorded_score = ev.score
         game.ended = True
         self._close_game(game)
         return 0
+
+    def _trichu_game_end(self, game: GameState, ev: GameEnd) -> None:
+        """rules 9.3: the game lasts ``target`` rounds; ``game_end.score`` per person."""
+        score = ev.score
+        persons = game.person_totals
+        if isinstance(score, dict):
+            game.recorded_persons = dict(score)
+            if persons is not None and score != persons:
+                self._emit("S003", f"game_end records {_persons(score)}, but the replayed "
+                           f"rounds add up to {_persons(persons)}")
+        if game.last_round < game.target:
+            self._emit("S004", f"game_end after round {game.last_round}; the game lasts "
+                       f"{game.target} rounds")
 
     # ----------------------------------------------------------- deal & calls
 
@@ -561,8 +672,10 @@ class Replay:
         if rnd is None or rnd.phase not in (Phase.DEAL, Phase.GRAND):
             self._out_of_sequence(rnd, "a deal")
             return 0
+        if len(ev.hands) != rnd.seats:
+            return self._wrong_size("deal.hands", len(ev.hands), rnd.seats)
         first = rnd.phase == Phase.DEAL
-        size = 8 if first else 6
+        size = rnd.first_deal if first else 14 - rnd.first_deal
         masks = []
         for seat, hand in enumerate(ev.hands):
             m = _mask_of_tokens(hand)
@@ -575,7 +688,13 @@ class Replay:
         problem = None
         earlier = 0 if first else _union(rnd.dealt8)
         for seat, (hand, m) in enumerate(zip(ev.hands, masks, strict=True)):
-            if len(hand) != size:
+            if rnd.seats == 6 and not first:  # rules 9.2: 9 or 10 cards in all
+                total = len(hand) + rnd.first_deal
+                if not 9 <= total <= 10:
+                    problem = (f"seat {seat} receives {len(hand)} cards in the second deal and "
+                               f"would hold {total}, not 9 or 10")
+                    break
+            elif len(hand) != size:
                 which = "first" if first else "second"
                 problem = f"seat {seat} receives {len(hand)} cards in the {which} deal, not {size}"
                 break
@@ -627,6 +746,11 @@ class Replay:
             self._emit("C003", f"{self._who(seat)} already called {prev_name} this round; "
                        f"the {name} call is not counted", seat)
             return 0
+        if grand and rnd.dummy >= 0 and (seat - rnd.dummy) & 1 == 0:  # rules 9.3
+            role = "is the dummy" if seat == rnd.dummy else "plays solo with the dummy"
+            self._emit("C004", f"{self._who(seat)} {role} this round and may not call Grand "
+                       "Tichu; the call is not counted", seat)
+            return 0
         if grand and rnd.phase != Phase.GRAND:
             self._emit("C001", f"{self._who(seat)} calls Grand Tichu after seeing all 14 cards;"
                        " the call is not counted", seat)
@@ -664,6 +788,11 @@ class Replay:
                 problem = f"{key!r} is not a seat"
             elif to == seat:
                 problem = f"{self._who(seat)} gives {token} to itself"
+            elif not rnd.receivers[seat] >> to & 1:  # rules 9.2, 9.3
+                whom = ("one of its two partners" if rnd.seats == 6
+                        else "one of the two seats of the other team")
+                problem = (f"{self._who(seat)} gives {token} to {self._who(to)}, who is not "
+                           f"{whom}")
             elif to in gives:
                 problem = f"seat {to} is named twice"
             elif cards & bit:
@@ -673,8 +802,9 @@ class Replay:
             else:
                 gives[to] = c
                 cards |= bit
-        if problem is None and len(gives) != rnd.seats - 1:
-            missing = sorted(set(range(rnd.seats)) - {seat} - set(gives))
+        if problem is None and len(gives) != rnd.receivers[seat].bit_count():
+            missing = sorted(s for s in range(rnd.seats)
+                             if rnd.receivers[seat] >> s & 1 and s not in gives)
             problem = f"nothing is given to seat {', '.join(map(str, missing))}"
         if problem is not None:
             return self._fatal("X001", f"bad exchange: {problem}", seat)
@@ -737,14 +867,17 @@ class Replay:
         top = rnd.top
         turn = rnd.turn
         lead = False
+        on_trick = False  # a bomb played onto a trick: never a wish violation (rules 6.4)
         bad: tuple[str, str] | None = None  # (code, message) of the play's legality
         if top is None:
-            combo = _classify(mask, phoenix, None, self._phoenix_bombs)
+            combo = _classify(mask, phoenix, None, rnd.phoenix_bombs)
             lead = True
-            if seat != turn:
+            if seat != turn and rnd.after_dog and rnd.dog_leads >> seat & 1:
+                turn = rnd.turn = seat  # tientsin: the Dog's lead to either partner (9.2)
+            elif seat != turn:
                 if combo is not None and combo.kind >= _FOUR:
-                    if rnd.after_dog and self._dog_bombs:
-                        pass  # variant dog-can-be-bombed (rules 9): played on the Dog
+                    if rnd.after_dog and rnd.dog_bombs:
+                        on_trick = True  # variant dog-can-be-bombed (9.1): on the Dog
                     elif rnd.after_dog:
                         bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be "
                                "played on the Dog, not even a bomb")
@@ -752,9 +885,10 @@ class Replay:
                         bad = ("B002", f"{self._who(seat)} bombs before the trick's first "
                                f"play; {self._who(turn)} is to lead")
                 else:
-                    bad = ("P003", f"{self._who(seat)} leads, but {self._who(turn)} is to lead")
+                    bad = ("P003", f"{self._who(seat)} leads, but {self._to_lead(rnd)} is to "
+                           "lead")
         elif rnd.closing:
-            combo = _classify(mask, phoenix, top, self._phoenix_bombs)
+            combo = _classify(mask, phoenix, top, rnd.phoenix_bombs)
             leader = rnd.next_leader()
             # rules 2.4, 4.3: another seat's bomb continues the trick; the seat due to
             # lead leads (a Dragon's trick is given before that lead, so there any
@@ -764,12 +898,12 @@ class Replay:
             if not bomb_on_trick:
                 lead = True
                 if mask & _PHOENIX_BIT:
-                    combo = classify(mask, phoenix, None, self._phoenix_bombs)
+                    combo = classify(mask, phoenix, None, rnd.phoenix_bombs)
                 if seat != leader:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(leader)} won the "
                            "trick and is to lead")
         else:
-            combo = _classify(mask, phoenix, top, self._phoenix_bombs)
+            combo = _classify(mask, phoenix, top, rnd.phoenix_bombs)
             if seat != turn and (combo is None or combo.kind < _FOUR):
                 bad = ("P003", f"{self._who(seat)} plays, but it is {self._who(turn)}'s turn")
 
@@ -807,7 +941,8 @@ class Replay:
                 bad = ("P005", f"{self._who(seat)}'s {describe(combo)} does not beat the "
                        f"{describe(top)} on the table")
         wish = rnd.wish
-        if bad is None and wish is not None and not mask & RANK_MASK[wish]:
+        if bad is None and wish is not None and not mask & RANK_MASK[wish] and not on_trick \
+                and seat != rnd.dummy:  # the dummy is never bound by the wish (9.3)
             held = hand & RANK_MASK[wish]
             if held:
                 if lead:
@@ -815,7 +950,7 @@ class Replay:
                            f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
                            "so the lead must contain a card of that rank")
                 elif combo.kind < _FOUR and seat == turn and top is not None:
-                    could = wish_play(hand, wish, top)
+                    could = wish_play(hand, wish, top, rnd.phoenix_bombs)
                     if could is not None:
                         bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
                                f"holding {format_cards(held)}; {_could(could, top, wish)}")
@@ -849,8 +984,13 @@ class Replay:
         if mask == _DOG_BIT:
             # rules 5.2: the Dog's trick ends at once; the lead passes to the partner
             self._end_trick(rnd, seat, dog=True)
-            partner = (seat + 2) & 3
-            rnd.turn = partner if hands[partner] else rnd.next_table[rnd.holding][partner]
+            if rnd.seats == 4:
+                partner = (seat + 2) & 3
+                rnd.turn = partner if hands[partner] else rnd.next_table[rnd.holding][partner]
+            else:  # rules 9.2: to either partner holding cards, else the next seat that does
+                leads = [p for p in partners(seat, rnd.seats) if hands[p]]
+                rnd.turn = leads[0] if leads else rnd.next_table[rnd.holding][seat]
+                rnd.dog_leads = sum(1 << p for p in leads)
             rnd.after_dog = True
             return
         rnd.turn = rnd.next_table[rnd.holding][seat]
@@ -883,7 +1023,7 @@ class Replay:
         out.append(seat)
         if not round_over(out, rnd.seats):
             return False
-        if double_victory(out):
+        if team_victory(out, rnd.seats):  # no Dragon gift owed (rules 5.4, 9.2)
             self._end_round(rnd)
             return True
         if rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
@@ -911,10 +1051,10 @@ class Replay:
             self._check_trick_over(rnd)
             return OUT_OF_TURN
         wish = rnd.wish
-        if wish is not None:
+        if wish is not None and seat != rnd.dummy:  # the dummy is never bound (rules 9.3)
             held = rnd.hands[seat] & RANK_MASK[wish]
             if held:
-                could = wish_play(rnd.hands[seat], wish, top)
+                could = wish_play(rnd.hands[seat], wish, top, rnd.phoenix_bombs)
                 if could is not None:
                     self._emit("W001", f"{self._who(seat)} passes while holding "
                                f"{format_cards(held)}; {_could(could, top, wish)}", seat)
@@ -931,13 +1071,19 @@ class Replay:
     def _pass_without_trick(self, rnd: RoundState, seat: int) -> int:
         """A pass while a lead is awaited: P006 by the leader, else P003."""
         leader = rnd.turn if rnd.top is None else rnd.next_leader()
-        if seat == leader:
+        if seat == leader or (rnd.top is None and rnd.after_dog and rnd.dog_leads >> seat & 1):
             self._emit("P006", f"{self._who(seat)} passes, but is to lead and may not pass",
                        seat)
             return SKIPPED
-        self._emit("P003", f"{self._who(seat)} passes, but {self._who(leader)} is to "
-                   "lead", seat)
+        who = self._to_lead(rnd) if rnd.top is None else self._who(leader)
+        self._emit("P003", f"{self._who(seat)} passes, but {who} is to lead", seat)
         return OUT_OF_TURN
+
+    def _to_lead(self, rnd: RoundState) -> str:
+        """Who may lead a new trick, in words (after the Dog in tientsin: either partner)."""
+        if rnd.after_dog and rnd.dog_leads.bit_count() > 1:
+            return " or ".join(self._who(p) for p in range(rnd.seats) if rnd.dog_leads >> p & 1)
+        return self._who(rnd.turn)
 
     def _passes(self, rnd: RoundState, seat: int) -> None:
         rnd.passed |= 1 << seat
@@ -976,8 +1122,8 @@ class Replay:
         A Tichu call is no move on the table (a seat may call while others play,
         log-format ``call``), so it does not count as "the next event" here.
         """
-        if type(ev) is DragonGift or type(ev) is Call:
-            return
+        if type(ev) is DragonGift or type(ev) is Call or rnd.phase is _SKIPPED:
+            return  # (after a fatal diagnostic nothing more of the round is checked)
         if rnd.dragon_due:
             self._missing_gift(game, rnd)
             return
@@ -988,14 +1134,14 @@ class Replay:
                 if c is None:
                     return
                 mask |= BIT[c]
-            combo = classify(mask, None, None, self._phoenix_bombs)
+            combo = classify(mask, None, None, rnd.phoenix_bombs)
             if combo is not None and combo.kind >= _FOUR:
                 return
         self._missing_gift(game, rnd)
 
     def _missing_gift(self, game: GameState, rnd: RoundState) -> None:
         winner = rnd.top_seat
-        to = (winner + 1) & 3
+        to = (winner + 1) % rnd.seats
         self._emit("G002", f"{self._who(winner)} won the trick with the Dragon but did not give "
                    f"it to an opponent; it goes to {self._who(to)}", winner)
         self._give_dragon(rnd, winner, to)
@@ -1021,9 +1167,9 @@ class Replay:
                        "give", seat)
             return SKIPPED
         winner = rnd.top_seat
-        if seat != winner:
-            self._emit("L002", f"dragon_gift by seat {seat}, but {self._who(winner)} won the "
-                       "Dragon's trick", seat)
+        if seat != winner:  # rules 8, settled readings: still owed by its winner
+            self._emit("G003", f"{self._who(seat)} gives a Dragon trick, but "
+                       f"{self._who(winner)} won the Dragon's trick and is to give it", seat)
             return SKIPPED
         if (to - winner) & 1 == 0:
             whom = "itself" if to == winner else f"its partner {self._who(to)}"
@@ -1043,6 +1189,7 @@ class Replay:
         score = rnd.score = result.score
         if game.totals is not None:
             game.totals = [game.totals[0] + score[0], game.totals[1] + score[1]]
+            self._add_persons(game, rnd, score)
             self._check_won(game)
 
     def _round_end(self, game: GameState, rnd: RoundState | None, ev: RoundEnd) -> int:
@@ -1050,6 +1197,8 @@ class Replay:
             self._out_of_sequence(rnd, "a round_end" if rnd is None or rnd.round_end_seen
                                   else f"round_end of round {ev.round}")
             return 0
+        if ev.finish_order is not None and len(ev.finish_order) != rnd.seats:
+            return self._wrong_size("round_end.finish_order", len(ev.finish_order), rnd.seats)
         rnd.round_end_seen = True
         if rnd.phase < Phase.OVER:
             self._incomplete(game, rnd, "round_end is recorded")
@@ -1061,9 +1210,9 @@ class Replay:
         order = rnd.finish_order()
         if ev.finish_order is not None:
             got = list(ev.finish_order)
-            dv = double_victory(rnd.out)
-            same = (got[:2] == order[:2] and sorted(got[2:]) == sorted(order[2:])) if dv \
-                else got == order
+            half = rnd.seats >> 1  # after a double (triple) victory the rest in any order
+            same = (got[:half] == order[:half] and sorted(got[half:]) == sorted(order[half:])) \
+                if team_victory(rnd.out, rnd.seats) else got == order
             if not same:
                 self._emit("S001", f"round_end records the finish order {_seats(got)}, but the "
                            f"seats went out in the order {_seats(order)}")
@@ -1092,8 +1241,16 @@ def _union(masks: list[int]) -> int:
 
 
 def _dv_dragon(rnd: RoundState) -> bool:
-    """Whether the round ended in a double victory with the Dragon's trick on the table."""
-    return double_victory(rnd.out) and bool(rnd.trick_cards & _DRAGON_BIT)
+    """Whether the round ended in a double (triple) victory with the Dragon's trick on the
+    table."""
+    return team_victory(rnd.out, rnd.seats) and bool(rnd.trick_cards & _DRAGON_BIT)
+
+
+_NUMBER = {4: "four", 6: "six"}
+
+
+def _persons(totals: dict[str, int]) -> str:
+    return ", ".join(f"{name} {points}" for name, points in sorted(totals.items()))
 
 
 def _seats(order: list[int]) -> str:

@@ -31,8 +31,7 @@ counted in the line numbers.
     "L002": """
 What: an event has the right type but a field is missing or wrong: a seat that
 is not 0-3, three hands instead of four, a player name given twice, a `give`
-that is not an object of card strings, a card listed twice in one play, a
-`dragon_gift` by a seat that did not win the Dragon's trick.
+that is not an object of card strings, a card listed twice in one play.
 
 Why: every event type has required fields with fixed types and values
 (log-format.md, "Event types"). The event is skipped.
@@ -212,6 +211,27 @@ Example:
 
 Near miss: {"type":"call","game":"g7","seat":0,"call":"tichu"} is fine:
 Chloe's partner Ana may call too; both partners may call.
+""",
+    "C004": """
+What: a call the variant forbids to that seat. In `trichu` (three players and
+an open dummy, rules.md 9.3) neither the solo player (the seat opposite the
+dummy) nor the dummy may call a Grand Tichu, whenever it is called (C004 wins
+over C001).
+
+Why: rules.md 9.3: the solo player sees the dummy's open hand as well as its
+own, so a Grand Tichu would be no gamble. The call is not counted, and a later
+call of the same seat is no repeat (C003).
+
+Example (trichu, the dummy at seat 3, so Ben at seat 1 plays solo):
+    {"type":"round_start","game":"g7","round":1,"players":["Ana","Ben","Chloe","Tisch"],"dummy":3}
+    {"type":"deal","game":"g7","hands":[["2j","3j","4j","5j","6j","7j","8j","9j"],["..."],["..."],["..."]]}
+    {"type":"call","game":"g7","seat":1,"call":"grand_tichu"}
+    ^ C004: Ben (seat 1) plays solo with the dummy this round and may not call
+      Grand Tichu; the call is not counted
+
+Near miss: {"type":"call","game":"g7","seat":0,"call":"grand_tichu"} is fine:
+Ana is neither solo nor the dummy. A Tichu for Ben or for the dummy is fine
+too.
 """,
     "X001": """
 What: an exchange does not give exactly one card to each of the three other
@@ -524,7 +544,8 @@ that point; the Dragon is then beaten and no gift is owed.
     "G003": """
 What: a `dragon_gift` is recorded when there is no Dragon trick to give: the
 trick was not won with the Dragon, the Dragon was bombed, or the gift was
-already made.
+already made; or it is recorded by a seat that did not win the Dragon's trick
+(the trick is then still owed by its winner).
 
 Why: rules.md 5.4: only a trick won with the Dragon (not bombed) is given
 away. The event is skipped.

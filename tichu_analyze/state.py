@@ -12,8 +12,9 @@ writes to it.
 
 Hands and card sets are int bitmasks (:mod:`tichu_analyze.cards`); seats are
 ``0 .. seats - 1``; the team of a seat is ``seat % 2``. The number of seats is a
-property of the game (:attr:`GameState.seats`, :attr:`RoundState.seats`); it is
-4 in every game today.
+property of the game (:attr:`GameState.seats`, :attr:`RoundState.seats`): 4, or 6 in
+the variant ``tientsin`` (rules.md 9.2). ``trichu`` (9.3) keeps four seats, one of
+them the open dummy (:attr:`RoundState.dummy`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ __all__ = [
     "call_value",
     "double_victory",
     "next_seat_table",
+    "partners",
+    "receivers",
     "round_over",
+    "team_victory",
     "score_round",
     "wish_play",
 ]
@@ -98,19 +102,48 @@ def double_victory(out: list[int]) -> bool:
     return len(out) == 2 and (out[0] - out[1]) & 1 == 0
 
 
+def team_victory(out: list[int], seats: int) -> bool:
+    """Whether the seats out so far, in order, are a whole team while every opponent
+    still holds cards: a double victory for four (rules 7.2), a triple victory for six
+    (9.2). It ends the round at once; card points are not counted."""
+    if len(out) != seats >> 1:
+        return False
+    first = out[0]
+    return all((s - first) & 1 == 0 for s in out)
+
+
 def round_over(out: list[int], seats: int) -> bool:
-    """The one rule of round end (rules 7.1-7.3): a double victory, or a single seat
-    left holding cards."""
-    return double_victory(out) or len(out) >= seats - 1
+    """The one rule of round end (rules 7.1-7.3, 9.2): a double (triple) victory, or a
+    single seat left holding cards."""
+    return len(out) >= seats - 1 or team_victory(out, seats)
 
 
-def wish_play(hand: int, wish: int, top: Combo | None) -> Combo | None:
+def partners(seat: int, seats: int) -> list[int]:
+    """The other seats of ``seat``'s team, in playing order after it (one for four
+    seats, two for six)."""
+    return [(seat + k) % seats for k in range(2, seats, 2)]
+
+
+def receivers(seat: int, seats: int, variants: frozenset[str]) -> int:
+    """The seats (as bits) ``seat`` gives a card to in the exchange: every other seat
+    (rules 1.4), its two partners in ``tientsin`` (9.2), the other team's two seats in
+    ``trichu`` (9.3)."""
+    if seats == 6:
+        return sum(1 << s for s in partners(seat, seats))
+    if "trichu" in variants:
+        return 1 << (seat + 1) % seats | 1 << (seat + 3) % seats
+    return ((1 << seats) - 1) & ~(1 << seat)
+
+
+def wish_play(hand: int, wish: int, top: Combo | None,
+              phoenix_bombs: bool = False) -> Combo | None:
     """The wish test of rules 6.2: a combination of ``hand`` holding a real card of rank
     ``wish`` that may be played on ``top`` (None: a lead), or None. The one query behind
-    :meth:`RoundState.wish_play` and W001."""
+    :meth:`RoundState.wish_play` and W001. ``phoenix_bombs``: the house rule
+    ``phoenix-in-bombs``, under which a bomb the Phoenix completes counts (rules 9.1)."""
     if not hand & RANK_MASK[wish]:
         return None
-    return can_play_rank(hand, wish, top)
+    return can_play_rank(hand, wish, top, phoenix_bombs)
 
 
 def call_value(call: str) -> int:
@@ -155,6 +188,7 @@ def score_round(out: list[int], calls: list[str | None], piles: list[int], hands
     """
     seats = len(hands)
     first = out[0]
+    victory = team_victory(out, seats)
     c0 = c1 = 0  # call points per team
     for s, call in enumerate(calls):
         if call is not None:
@@ -166,15 +200,24 @@ def score_round(out: list[int], calls: list[str | None], piles: list[int], hands
             else:
                 c0 += value
     order = out + [s for s in range(seats) if s not in out]
-    if double_victory(out):
+    if victory:  # 200 for a double victory (7.2), 300 for a triple victory (9.2)
         double = True
-        p0, p1 = (200, 0) if first & 1 == 0 else (0, 200)
+        won = 100 * (seats >> 1)
+        p0, p1 = (won, 0) if first & 1 == 0 else (0, won)
     else:
         double = False
         last = order[-1]
-        t0 = t1 = 0  # the cards each team took, the last seat's tricks with the first out
+        # the cards each team took: for four, the last seat's tricks go to the first out
+        # (7.3); for six, to the opposing team, and the fifth seat's to the first out (9.2)
+        fifth = order[-2] if seats == 6 else -1
+        t0 = t1 = 0
         for s in range(seats):
-            if (first if s == last else s) & 1:
+            owner = s
+            if s == last:
+                owner = first if seats == 4 else last + 1
+            elif s == fifth:
+                owner = first
+            if owner & 1:
                 t1 |= piles[s]
             else:
                 t0 |= piles[s]
@@ -250,6 +293,9 @@ class RoundState:
     Read-only for everyone but the engine. Attributes (seats are list indices):
 
     * ``number``, ``players`` (names by seat for this round), ``seats``, ``phase``;
+      ``variants`` (the game's variant names), ``dummy`` (``trichu``: the dummy's seat,
+      else -1), ``receivers`` (per seat, the seats it gives to in the exchange, as
+      bits), ``first_deal`` (cards per seat in the first deal: 8, or 6 for six seats);
     * ``dealt8`` (the first deal), ``dealt`` (all cards dealt), ``hands`` (held now),
       ``exchanges`` (per seat ``{to_seat: card}``, None until it exchanged);
     * ``calls`` (the call that counts, per seat), ``call_lines`` (its line),
@@ -258,7 +304,8 @@ class RoundState:
       ``leader``, ``top`` and ``top_seat`` (the combination to beat and who played
       it; ``top`` None: no trick on the table), ``trick_cards``, ``passed`` (bits of
       the seats that passed since the last play), ``trick_over`` (every other seat
-      passed: the trick ends with the next lead, unless a bomb comes), ``after_dog``,
+      passed: the trick ends with the next lead, unless a bomb comes), ``after_dog`` and
+      ``dog_leads`` (after the Dog: the seats, as bits, that may lead),
       ``turn`` (the seat on turn; with no trick on the table, the seat to lead);
     * ``holding`` (bits of the seats that still hold cards), ``out`` (the seats that
       went out, in order), ``piles`` (the cards of the tricks each seat took),
@@ -316,10 +363,18 @@ class RoundState:
         "next_table",
         "line",
         "phoenix_bombs",
+        "dog_bombs",
+        "wish_penalty",
+        "variants",
+        "dummy",
+        "receivers",
+        "first_deal",
+        "dog_leads",
     )
 
     def __init__(self, number: int, players: list[str], line: int = 0,
-                 phoenix_bombs: bool = False) -> None:
+                 phoenix_bombs: bool = False, variants: frozenset[str] = frozenset(),
+                 dummy: int = -1) -> None:
         seats = len(players)
         zeros = [0] * seats
         self.number = number
@@ -363,7 +418,14 @@ class RoundState:
         self.unreadable_exchange = False  # an exchange was skipped (L002/L003)
         table = _NEXT_TABLES.get(seats)
         self.next_table = table if table is not None else next_seat_table(seats)
-        self.phoenix_bombs = phoenix_bombs
+        self.phoenix_bombs = phoenix_bombs or "phoenix-in-bombs" in variants
+        self.dog_bombs = "dog-can-be-bombed" in variants
+        self.wish_penalty = "wish-penalty-200" in variants
+        self.variants = variants
+        self.dummy = dummy
+        self.receivers = tuple(receivers(s, seats, variants) for s in range(seats))
+        self.first_deal = 6 if seats == 6 else 8
+        self.dog_leads = 0  # after the Dog: the seats (bits) that may lead (rules 5.2, 9.2)
 
     # ------------------------------------------------------------ the turn
 
@@ -391,6 +453,12 @@ class RoundState:
             return self.turn
         return self.next_leader() if self.closing else None
 
+    def may_lead(self, seat: int) -> bool:
+        """Whether ``seat`` is due to lead now: :meth:`to_lead`, or after the Dog in
+        ``tientsin`` either partner holding cards (rules 9.2)."""
+        return self.to_lead() == seat or (
+            self.top is None and self.after_dog and self.dog_leads >> seat & 1 == 1)
+
     def finish_order(self) -> list[int]:
         """The seats that went out, in order, then the others."""
         return self.out + [s for s in range(self.seats) if s not in self.out]
@@ -402,9 +470,19 @@ class RoundState:
             return STATUS_SKIPPED
         return STATUS_SCORED if self.score is not None else STATUS_INCOMPLETE
 
+    def partners(self, seat: int) -> list[int]:
+        """The other seats of ``seat``'s team."""
+        return partners(seat, self.seats)
+
+    @property
+    def solo(self) -> int:
+        """``trichu``: the solo player's seat (opposite the dummy), else -1."""
+        return (self.dummy + 2) % self.seats if self.dummy >= 0 else -1
+
     @property
     def double_victory(self) -> bool:
-        """The round ended with two partners out first."""
+        """The round ended with a whole team out first (two partners for four seats, three
+        for six: a triple victory)."""
         return self.result is not None and self.result.double_victory
 
     def exchanged_hands(self) -> list[int]:
@@ -440,17 +518,17 @@ class RoundState:
             return []
         hand = self.hands[seat]
         top = self.top
-        leading = self.to_lead() == seat
+        leading = self.may_lead(seat)
         if leading:
-            plays = legal_plays(hand, None)
+            plays = legal_plays(hand, None, self.phoenix_bombs)
         elif top is None:
             return []  # before a trick's first play only its leader plays (B002, B003)
         elif self.closing or seat != self.turn:
             if self.closing and seat == self.top_seat:
                 return []
-            plays = [c for c in legal_plays(hand, top) if c.is_bomb]
+            plays = [c for c in legal_plays(hand, top, self.phoenix_bombs) if c.is_bomb]
         else:
-            plays = legal_plays(hand, top)
+            plays = legal_plays(hand, top, self.phoenix_bombs)
         if not self.bound_by_wish(seat):
             return plays
         assert self.wish is not None
@@ -472,12 +550,16 @@ class RoundState:
         wish = self.wish
         if wish is None or self.phase != Phase.PLAY:
             return None
-        return wish_play(self.hands[seat], wish, None if self.to_lead() == seat else self.top)
+        return wish_play(self.hands[seat], wish, None if self.may_lead(seat) else self.top,
+                         self.phoenix_bombs)
 
     def bound_by_wish(self, seat: int) -> bool:
         """Whether the open wish binds ``seat`` now (rules 6.2): it is the seat's turn (to
-        lead, or to follow), it holds the wished rank and could play it legally."""
-        on_turn = self.to_lead() == seat or (
+        lead, or to follow), it holds the wished rank and could play it legally. The
+        dummy of ``trichu`` is never bound (rules 9.3)."""
+        if seat == self.dummy:
+            return False
+        on_turn = self.may_lead(seat) or (
             self.top is not None and not self.closing and self.turn == seat)
         return on_turn and self.wish_play(seat) is not None
 
@@ -540,18 +622,22 @@ class GameState:
     """One game: its players, target, the round being played and the totals.
 
     ``players``: the names of ``game_start``; ``seating``: the names by seat now
-    (``round_start.players`` changes them from its round on). ``totals`` per team is
-    None once a round was neither scored nor recorded. ``won_by``: the team that
+    (``round_start.players`` changes them from its round on). ``variants``: the variant
+    names in force (the log's and the command line's). ``target``: points, or in
+    ``trichu`` rounds. ``totals`` per team is None once a round was neither scored nor
+    recorded; ``person_totals`` (``trichu`` only) per person, likewise. ``won_by``: the team that
     reached the target with more points. ``rounds``: rounds closed. ``events``: events
     of the game seen by a tracing replay. ``ended``: a ``game_end`` was seen.
     """
 
     __slots__ = ("id", "file", "players", "seating", "target", "meta", "line", "seats",
                  "totals", "won_by", "round", "last_round", "rounds", "events",
-                 "warned_continue", "ended", "recorded_score")
+                 "warned_continue", "ended", "recorded_score", "variants", "person_totals",
+                 "recorded_persons")
 
     def __init__(self, game: str, players: list[str], target: int,
-                 meta: dict[str, object] | None, line: int, file: str = "") -> None:
+                 meta: dict[str, object] | None, line: int, file: str = "",
+                 variants: frozenset[str] = frozenset()) -> None:
         self.id = game
         self.file = file
         self.players = list(players)
@@ -569,6 +655,15 @@ class GameState:
         self.warned_continue = False
         self.ended = False
         self.recorded_score: list[int] | None = None
+        self.recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
+        self.variants = variants
+        # trichu: each person's total (rules 9.3); None once a round's score is unknown
+        self.person_totals: dict[str, int] | None = {} if "trichu" in variants else None
+
+    @property
+    def trichu(self) -> bool:
+        """The three-player variant: ``target`` counts rounds, totals are per person."""
+        return "trichu" in self.variants
 
     @property
     def game(self) -> str:
