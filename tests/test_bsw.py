@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +32,12 @@ from tichu_analyze.bsw import (
 )
 from tichu_analyze.cards import TOKENS
 from tichu_analyze.diagnostics import Diagnostic
-from tichu_analyze.events import Event
+from tichu_analyze.events import Event, Pass
 from tichu_analyze.logfile import replay_tch
 from tichu_analyze.record import Recorder, RoundRecord
 from tichu_analyze.replay import Replay
 from tichu_analyze.simulate import simulate
+from tichu_analyze.visitor import DiagnosticVisitor
 
 # the real game from ../shared/samples, copied unchanged into sample_logs/
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "2417500.tch"
@@ -1001,3 +1003,71 @@ def test_convert_writes_the_seating(sample: str, tmp_path: Path) -> None:
     assert starts[3] == ('{"type":"round_start","game":"77","round":4,"players":["evi_sea",'
                          '"Neu Mann\xa0B","evdokia!!","Lisaaaaaaa"]}').encode()
     assert starts[4] == b'{"type":"round_start","game":"77","round":5}'
+
+
+# --- variants ------------------------------------------------------------------------
+
+
+def check_with(variants: frozenset[str], evs: list[tuple[int, dict[str, Any]]] | None = None,
+               text: str = "") -> list[str]:
+    """The codes of checking ``text`` (a ``.tch``) or ``evs`` (a log) under ``variants``."""
+    recorder = Recorder()
+    r = Replay("t", recorder, variants=variants)
+    if evs is None:
+        r.finish(replay_tch(text.encode("utf-8"), "g", r))
+    else:
+        for line, ev in evs:
+            r.feed(line, msgspec.convert(ev, Event))
+        r.finish(max(line for line, _ in evs))
+    return [d.code for d in recorder.diagnostics]
+
+
+@pytest.mark.parametrize("pass_logged", [True, False])
+def test_a_variant_changes_the_reading_of_a_tch_bomb_as_of_a_log(pass_logged: bool) -> None:
+    # Ann leads the King; Cleo plays three 9s and the Phoenix, with or without Ben's pass
+    # logged before. Under phoenix-in-bombs that is a bomb, which any seat may play at any
+    # time: read as it stands, nothing missing, nothing wrong. Otherwise it is no
+    # combination, played in turn once Ben passed: the reader inserts the pass BSW did not
+    # log, and the replay reports the cards (P002), in the .tch as in the log.
+    cleo = (2, ["9j", "9s", "9p", "Phoenix"])
+    script: list[tuple[int, list[str]] | int] = [(0, ["Kj"]), 1, cleo] if pass_logged \
+        else [(0, ["Kj"]), cleo]
+    log = deal_round({0: ["Mahjong", "Kj"], 2: ["9j", "9s", "9p", "Phoenix"]}, script)
+    text = write_tch(log)
+    variant = frozenset({"phoenix-in-bombs"})
+    passes = {v: [ev.seat for _, ev in read_tch(text.encode(), "g", variants=v)
+                  if isinstance(ev, Pass)]
+              for v in (frozenset(), variant)}
+    assert passes[frozenset()] == [1]  # Ben's pass, logged or inserted
+    assert passes[variant] == ([1] if pass_logged else [])
+    as_log = list(enumerate(log, 1))
+    assert check_with(frozenset(), text=text) == check_with(frozenset(), as_log) == [
+        "P002", "L008"]
+    assert check_with(variant, text=text) == check_with(variant, as_log) == ["L008"]
+
+
+# --- one replay for check ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_check_replays_once_and_reports_the_same(sample: str, seed: int) -> None:
+    # check's visitor wants diagnostics alone: the reader then feeds the checking replay
+    # itself (each event replayed once, a round fed again when its reading changed);
+    # a visitor that wants steps gets the events from a reader following its own
+    # replay. Both see the same diagnostics, on copies missing passes and gifts, with a
+    # wrong Ergebnis, or cut short.
+    import random
+
+    rng = random.Random(seed)
+    lines = sample.split("\n")
+    kept = [line for line in lines if not (
+        (line.endswith("passt.") or line.startswith("Drache an")) and rng.random() < 0.3)]
+    kept = [("Ergebnis: 100 - 0" if line.startswith("Ergebnis") and rng.random() < 0.2
+             else line) for line in kept]
+    text = "\n".join(kept[: len(kept) - rng.randrange(0, 40)])
+    found: list[Diagnostic] = []
+    r = Replay("t.tch", DiagnosticVisitor(found.append))
+    r.finish(replay_tch(text.encode("utf-8"), "g", r))
+    traced, _ = replay(text)
+    # (a replay that traces adds the card and call points to an S002's message)
+    assert found == [replace(d, message=d.message.split(" (card points")[0]) for d in traced]

@@ -11,9 +11,17 @@ game in BSW's style (used for round trips).
 BSW's logging habits are normalized so that they cause no diagnostics, while
 genuine violations (a wish ignored, the Dragon given to the own team, a play
 that does not beat, a wrong ``Ergebnis``) pass through untouched. For that the
-reader follows the round with a light copy of the engine's turn rules
-(:class:`_Table`: hands, whose turn, the trick on the table, who passed, who is
-out, the Dragon's trick):
+reader follows each round on the engine itself: every event it emits is fed to a
+:class:`~tichu_analyze.replay.Replay` (``check``'s own, or a private one), and it
+asks that replay's :class:`~tichu_analyze.state.RoundState` whose turn it is,
+whether the trick is over, which passes would bring a seat on turn
+(``passes_until``, ``passes_to_close``), whether a Dragon gift is due, and what
+the round scores (:func:`~tichu_analyze.state.score_round`). So the house-rule
+variants read a ``.tch`` file as they read a log. Where a later line changes an
+event already fed (a call moved before the caller's first play, a wish logged
+after another play, the Phoenix's reading, a synthesized gift's recipient, a
+second reading of the round for its ``Ergebnis``), the round is fed again from its
+``round_start``, its diagnostics held back until then:
 
 * ``passt.`` by the trick's winner when collecting it, and every other pass by
   a seat not on turn (already passed, out, waiting for a lead, after the round
@@ -66,6 +74,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, Literal
 
+import msgspec
 from msgspec.structs import asdict, force_setattr
 
 from .cards import (
@@ -76,14 +85,13 @@ from .cards import (
     MAHJONG,
     PHOENIX,
     RANK,
-    RANK_BY_TOKEN,
     RANK_MASK,
     RANK_TOKENS,
     SUITS,
     Mask,
-    points,
 )
-from .combos import Combo, Kind, beats, bombs_in, can_play_rank, classify
+from .combos import Combo, Kind, beats, bombs_in, classify
+from .diagnostics import Diagnostic
 from .events import (
     Call,
     Deal,
@@ -96,6 +104,8 @@ from .events import (
     RoundEnd,
     RoundStart,
 )
+from .replay import Replay
+from .state import Phase, RoundState, score_round, wish_play
 
 __all__ = [
     "TchLines", "Unreadable", "decode_text", "event_dict", "looks_like_tch", "read_tch",
@@ -291,15 +301,16 @@ class _Rec:
     """One meaningful line of the round's pre-play or play part (never changed once made:
     records without cards or exchange share one empty list and dict)."""
 
-    __slots__ = ("cards", "give", "kind", "line", "score", "seat", "value")
+    __slots__ = ("cards", "give", "kind", "line", "mask", "score", "seat", "value")
 
     def __init__(self, kind: str, line: int, seat: int = -1, cards: list[str] = _NO_CARDS,
-                 give: dict[int, str] = _NO_GIVE, value: str = "",
+                 mask: Mask | None = None, give: dict[int, str] = _NO_GIVE, value: str = "",
                  score: tuple[int, int] = (0, 0)) -> None:
         self.kind = kind  # tichu, grand, exchange, play, pass, wish, gift, result
         self.line = line
         self.seat = seat
         self.cards = cards  # play: format-1 tokens
+        self.mask = mask  # play: the cards, None if one is repeated
         self.give = give  # exchange: to -> token
         self.value = value  # wish: rank token
         self.score = score  # result
@@ -422,13 +433,31 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Rec | str | None:
         if cut < 0:
             return f"neither a play nor a pass of seat {seat}"
         body = text[cut + 2 :]
+    got = _play_body(body)
+    if isinstance(got, str):
+        return f"play of seat {seat}: {got}" if got else f"a play of seat {seat} without cards"
+    return _Rec("play", no, seat, list(got[0]), got[1])
+
+
+_BODIES: dict[str, tuple[tuple[str, ...], Mask | None] | str] = {}
+_BODIES_LIMIT = 1 << 16
+
+
+def _play_body(body: str) -> tuple[tuple[str, ...], Mask | None] | str:
+    """The cards of a play line's ``C C C`` part: format-1 tokens and their mask (None if
+    a card is repeated), or what is wrong ("" for no cards). Remembered (a bounded
+    memo): the same plays come again and again."""
+    got = _BODIES.get(body)
+    if got is not None:
+        return got
     try:
-        cards = [CARD_OF_TCH[t] for t in body.split(" ") if t]
+        cards = tuple(CARD_OF_TCH[t] for t in body.split(" ") if t)
     except KeyError as e:
-        return f"play of seat {seat}: {e.args[0]!r} is not a card"
-    if not cards:
-        return f"a play of seat {seat} without cards"
-    return _Rec("play", no, seat, cards)
+        return f"{e.args[0]!r} is not a card"
+    if len(_BODIES) >= _BODIES_LIMIT:
+        _BODIES.clear()
+    got = _BODIES[body] = (cards, _mask(cards)) if cards else ""
+    return got
 
 
 def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | None:
@@ -537,8 +566,9 @@ def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
 # --- reading ------------------------------------------------------------------
 
 
-def read_tch(source: bytes | IO[bytes] | TchLines,
-             game_id: str) -> Iterator[tuple[int, Event | Unreadable]]:
+def read_tch(source: bytes | IO[bytes] | TchLines, game_id: str, *,
+             variants: frozenset[str] = frozenset(),
+             replay: Replay | None = None) -> Iterator[tuple[int, Event | Unreadable]]:
     """The format-1 events of one ``.tch`` file, each with its 1-based ``.tch`` line.
 
     ``source``: the file's bytes, a binary file open for reading, or its
@@ -549,12 +579,66 @@ def read_tch(source: bytes | IO[bytes] | TchLines,
     line that justifies them, so line numbers are not always increasing. A line
     that is not understood yields :class:`Unreadable` and the rest of its round
     is skipped.
+
+    The reader follows each round on the engine's own state as it converts it
+    (:class:`~tichu_analyze.replay.Replay`, fed every event it emits), so that it
+    reads the play as the replay will check it: ``variants`` are the house rules
+    (rules.md 9) it reads under. ``replay``: the engine to follow and feed instead
+    of a private one (``check``'s way: each event is replayed once). The events
+    yielded are then already fed to it (the caller reports the :class:`Unreadable`
+    ones alone), and its visitor must want nothing but diagnostics
+    (:func:`~tichu_analyze.visitor.only_diagnostics`): they are held back while a
+    round is read and reported once its reading is settled.
     """
     lines = source if isinstance(source, TchLines) else TchLines(source)
-    reader = _Reader(game_id)
+    engine = replay if replay is not None else Replay("", variants=variants)
+    for batch in _batches(lines, _Reader(game_id, engine)):
+        yield from batch
+
+
+def check_tch(lines: TchLines, game_id: str, replay: Replay) -> int:
+    """Read a ``.tch`` file into ``replay`` (as :func:`read_tch` with ``replay``: the
+    events are fed as they are converted; its visitor must want diagnostics alone);
+    the lines not understood are reported as L002. Returns the number of events and
+    unreadable lines (what :func:`read_tch` would yield)."""
+    n = 0
+    for batch in _batches(lines, _Reader(game_id, replay)):
+        if not batch:
+            continue
+        n += len(batch)
+        line, last = batch[-1]  # an Unreadable comes last in its batch
+        if type(last) is Unreadable:
+            replay.problem(line, "L002", f"line not understood: {last.message}", game_id)
+    return n
+
+
+def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event | Unreadable]]]:
+    """What :func:`read_tch` yields, a round at a time (an :class:`Unreadable` last)."""
     rt: _RoundText | None = None
     junk = False  # inside a run of lines outside any round
+    # in a round's Rundenverlauf: its pass lines (seat by text) and play line starts
+    passes: dict[str, int] | None = None
+    heads: list[str] = []
+    fast = _RoundText(0)
+    add = fast.play.append
     for no, raw in enumerate(lines, 1):
+        if passes is not None and raw is not None and fast.lines < MAX_ROUND_LINES:
+            # the fast path for plays and passes (``fast``: the round, ``rt``)
+            text = raw.strip(" \t\r")
+            seat = passes.get(text, -1)
+            if seat >= 0:
+                fast.lines += 1
+                add(_Rec("pass", no, seat))
+                continue
+            seat = ord(text[1]) - 48 if len(text) > 3 and text[0] == "(" else -1
+            if 0 <= seat <= 3 and text.startswith(heads[seat]):
+                got = _BODIES.get(text[len(heads[seat]) :])
+                if got is None:
+                    got = _play_body(text[len(heads[seat]) :])
+                if not isinstance(got, str):
+                    fast.lines += 1
+                    add(_Rec("play", no, seat, list(got[0]), got[1]))
+                    continue
         head: str | None = None
         if raw is None:
             text = ""
@@ -566,8 +650,8 @@ def read_tch(source: bytes | IO[bytes] | TchLines,
                 head = header.group(1)
                 if head == "Gr.Tichukarten":
                     if rt is not None and rt.section != "done":
-                        yield from reader.round(rt)
-                    rt, junk = _RoundText(no), False
+                        yield reader.round(rt)
+                    rt, junk, passes = _RoundText(no), False, None
                     continue
         if rt is None or rt.section == "done":
             if rt is not None:
@@ -578,7 +662,7 @@ def read_tch(source: bytes | IO[bytes] | TchLines,
                 where = "after the round's Ergebnis" if rt is not None else \
                     "outside a round (no Gr.Tichukarten header before it)"
                 what = repr(text[:60]) if raw is not None else _TOO_LONG
-                yield no, Unreadable(f"{what} {where}")
+                yield [(no, Unreadable(f"{what} {where}"))]
                 junk = True
             continue
         if rt.section == "skip":
@@ -596,21 +680,28 @@ def read_tch(source: bytes | IO[bytes] | TchLines,
             rt.unreadable = (no, problem)
             rt.section = "skip"
         elif rt.section == "over":
-            yield from reader.round(rt)
+            yield reader.round(rt)
             rt.section = "done"
+        elif rt.section == "play" and passes is None and len(rt.names) == 4:
+            passes = {f"({s}){name} passt.": s for s, name in enumerate(rt.names)}
+            heads = [f"({s}){name}: " for s, name in enumerate(rt.names)]
+            fast, add = rt, rt.play.append
+        if passes is not None and rt.section != "play":
+            passes = None
     if rt is not None and rt.section != "done":
-        yield from reader.round(rt)
+        yield reader.round(rt)
 
 
 _TOO_LONG = f"a line longer than {MAX_LINE >> 20} MiB"
 
 
 class _Reader:
-    """Game-level state of one file: the game start, the round numbers and who sits
-    where."""
+    """Game-level state of one file: the game start, the round numbers, who sits
+    where, and the engine the rounds are followed on."""
 
-    def __init__(self, game_id: str) -> None:
+    def __init__(self, game_id: str, engine: Replay) -> None:
         self.game = game_id
+        self.engine = engine
         self.started = False
         self.rounds = 0
         self.names: list[str] = []  # by seat, as the last round's lines named them
@@ -631,11 +722,14 @@ class _Reader:
             changed = players if self.started and players != self.players else None
             self.names, self.players = names, players
         self.rounds += 1
-        out = _convert(self.game, self.rounds, rt, changed)
+        start: tuple[int, Event | Unreadable] | None = None
         if not self.started:
             self.started = True
-            out.insert(0, (rt.line, GameStart(game=self.game, players=self.players,
-                                               target=TARGET)))
+            start = (rt.line, GameStart(game=self.game, players=self.players, target=TARGET))
+            self.engine.feed(rt.line, start[1])
+        out = _convert(self.engine, self.game, self.rounds, rt, changed)
+        if start is not None:
+            out.insert(0, start)
         return out
 
 
@@ -643,27 +737,76 @@ _SEARCH = 32
 """How many other readings of one round are tried against its Ergebnis, at most."""
 
 
-def _convert(game: str, number: int, rt: _RoundText,
+class _Mark:
+    """The engine as a round's ``round_start`` left it, so that the round can be fed
+    again (another reading of its log): the game's totals and the diagnostics held."""
+
+    def __init__(self, engine: Replay, game_id: str, number: int,
+                 held: list[Diagnostic]) -> None:
+        game = engine.games.get(game_id)
+        rnd = game.round if game is not None else None
+        self.engine = engine
+        self.game = game
+        self.round = rnd if rnd is not None and rnd.number == number else None
+        self.totals = game.totals if game is not None else None
+        self.won_by = game.won_by if game is not None else None
+        self.warned = game.warned_continue if game is not None else False
+        persons = game.person_totals if game is not None else None
+        self.persons = dict(persons) if persons is not None else None
+        self.held = held
+        self.diagnostics = len(held)
+
+    def rewind(self) -> RoundState | None:
+        """Back to the round's start: a fresh state of the round (None if the engine did
+        not open it), the diagnostics found since dropped."""
+        del self.held[self.diagnostics :]
+        game, old = self.game, self.round
+        if game is None or old is None:
+            return None
+        game.round = self.round = RoundState(old.number, old.players, old.line,
+                                             variants=old.variants, dummy=old.dummy)
+        game.totals, game.won_by, game.warned_continue = self.totals, self.won_by, self.warned
+        game.person_totals = dict(self.persons) if self.persons is not None else None
+        return self.round
+
+
+def _convert(engine: Replay, game: str, number: int, rt: _RoundText,
              players: list[str] | None) -> list[tuple[int, Event | Unreadable]]:
-    """The events of one round (``players``: the seating if it changed with it); where
-    the log reads two legal ways and the default reading does not give the recorded
-    Ergebnis, the first reading that does."""
-    first = _Converter(game, number, rt, players)
-    out = first.run()
-    if not first.mismatch or not first.decisions:
-        return out
-    queue = [frozenset([d]) for d in first.decisions]
-    tried: set[frozenset[int]] = set()
-    while queue and len(tried) < _SEARCH:
-        flips = queue.pop(0)
-        if flips in tried:
-            continue
-        tried.add(flips)
-        conv = _Converter(game, number, rt, players, flips)
-        got = conv.run()
-        if not conv.mismatch:
-            return got
-        queue += [flips | {d} for d in conv.decisions if d > max(flips)]
+    """The events of one round (``players``: the seating if it changed with it), fed to
+    ``engine`` as they are read; where the log reads two legal ways and the default
+    reading does not give the recorded Ergebnis, the first reading that does. The
+    engine ends up fed with the events returned, its diagnostics reported once."""
+    held: list[Diagnostic] = []
+    engine.hold(held)
+    try:
+        first = last = _Converter(engine, game, number, rt, players, held)
+        out = first.run()
+        chosen = first
+        if first.mismatch and first.decisions:
+            queue = [frozenset([d]) for d in first.decisions]
+            tried: set[frozenset[int]] = set()
+            while queue and len(tried) < _SEARCH:
+                flips = queue.pop(0)
+                if flips in tried:
+                    continue
+                tried.add(flips)
+                last = _Converter(engine, game, number, rt, players, held, flips, first.mark)
+                got = last.run()
+                if not last.mismatch:
+                    out, chosen = got, last
+                    break
+                queue += [flips | {d} for d in last.decisions if d > max(flips)]
+        if (chosen is not last or chosen.dirty) and first.mark is not None \
+                and first.mark.rewind() is not None:
+            feed = engine.feed
+            for line, ev in out[1:]:  # the events as they stand now, once more
+                if not isinstance(ev, Unreadable):
+                    feed(line, ev)
+    finally:
+        engine.hold(None)
+    report = engine.visitor.visit_diagnostic
+    for diag in held:
+        report(diag)
     return out
 
 
@@ -684,206 +827,6 @@ def _player_names(names: list[str]) -> list[str]:
 # --- following the round --------------------------------------------------------
 
 
-def _next_with_cards(hands: list[Mask], seat: int) -> int:
-    """The first seat after ``seat``, in playing order, that still holds cards."""
-    for step in (1, 2, 3, 4):
-        s = (seat + step) & 3
-        if hands[s]:
-            return s
-    return seat
-
-
-class _Table:
-    """The round as the replay sees it, reduced to what the converters need.
-
-    Mirrors the engine's turn rules (rules.md 2, 4.3, 5.2, 5.4, 7): ``turn`` is
-    the seat on turn (while ``top`` is None, the seat entitled to lead);
-    ``closing`` means every other seat holding cards passed, so the trick is
-    over but for a bomb by another seat.
-    """
-
-    def __init__(self, hands: list[Mask]) -> None:
-        self.hands = list(hands)
-        self.out: list[int] = []
-        self.top: Combo | None = None
-        self.top_seat = -1
-        self.turn = next((s for s in range(4) if hands[s] & BIT[MAHJONG]), 0)
-        self.passed = 0
-        self.closing = False
-        self.trick_cards = 0
-        self.piles = [0, 0, 0, 0]
-        self.over = False
-        self.double_victory = False
-        self.dragon_due = False  # the round ended on a Dragon trick not yet given
-        self.wish: int | None = None  # the open wish (rules 6)
-
-    def leader(self) -> int:
-        """Who leads once the trick on the table is over (rules 2.4)."""
-        w = self.top_seat
-        return w if self.hands[w] else _next_with_cards(self.hands, w)
-
-    def dragon_on_top(self) -> bool:
-        return self.top is not None and self.top.cards == BIT[DRAGON]
-
-    def gift_due(self) -> bool:
-        """The Dragon's trick is over and must be given before anything else happens."""
-        return self.dragon_due or (self.closing and self.dragon_on_top())
-
-    def is_lead(self, seat: int, combo: Combo | None) -> bool:
-        """Whether a play by ``seat`` would be a lead (the engine's reading)."""
-        if self.top is None:
-            return True
-        if self.closing:
-            return seat == self.top_seat or combo is None or combo.kind < _BOMB
-        return False
-
-    def pass_(self, seat: int) -> None:
-        self.passed |= 1 << seat
-        self.turn = _next_with_cards(self.hands, seat)
-        self._check_trick_over()
-
-    def _check_trick_over(self) -> None:
-        if self.top is None:
-            return
-        hands, top_seat, passed = self.hands, self.top_seat, self.passed
-        for s in range(4):
-            if hands[s] and s != top_seat and not passed >> s & 1:
-                return
-        self.closing = True
-        self.turn = self.leader()
-
-    def passes_to_close(self) -> list[int]:
-        """The seats, in turn, whose passes would end the trick on the table."""
-        if self.top is None or self.closing:
-            return []
-        others = 0
-        for s in range(4):
-            if self.hands[s] and s != self.top_seat:
-                others |= 1 << s
-        passed, turn = self.passed, self.turn
-        seq: list[int] = []
-        for _ in range(4):
-            if not others & ~passed:
-                break
-            seq.append(turn)
-            passed |= 1 << turn
-            turn = _next_with_cards(self.hands, turn)
-        return seq
-
-    def bound(self, seat: int) -> bool:
-        """Whether the open wish obliges ``seat``, on turn, to play rather than pass (6.2)."""
-        wish = self.wish
-        return (wish is not None and bool(self.hands[seat] & RANK_MASK[wish])
-                and can_play_rank(self.hands[seat], wish, self.top) is not None)
-
-    def passes_until(self, seat: int) -> list[int] | None:
-        """The seats that must have passed for a non-bomb play by ``seat`` to be in turn
-        (a response, or the lead after the trick ended), or None if there is no such
-        reading."""
-        if self.top is None or self.closing:
-            return None
-        hands = self.hands
-        others = 0
-        for s in range(4):
-            if hands[s] and s != self.top_seat:
-                others |= 1 << s
-        passed, turn = self.passed, self.turn
-        seq: list[int] = []
-        for _ in range(4):
-            if turn == seat:
-                return seq
-            seq.append(turn)
-            passed |= 1 << turn
-            if others & ~passed == 0:
-                return seq if self.leader() == seat else None
-            turn = _next_with_cards(hands, turn)
-        return None
-
-    def play(self, seat: int, mask: Mask, combo: Combo | None, lead: bool) -> None:
-        """Apply a play as the engine does (``combo`` None: not a combination)."""
-        hands = self.hands
-        if combo is None or (mask == BIT[DOG] and not lead):
-            # P002/P007: the cards leave the hand, the top stays, counts as a pass
-            hands[seat] &= ~mask
-            self.trick_cards |= mask
-            if not hands[seat] and self._goes_out(seat):
-                return
-            self.pass_(seat)
-            return
-        if lead and self.closing:
-            self.end_trick(self.top_seat)
-        if lead:
-            self.trick_cards = 0
-        hands[seat] &= ~mask
-        self.trick_cards |= mask
-        if self.wish is not None and mask & RANK_MASK[self.wish]:
-            self.wish = None
-        self.top, self.top_seat = combo, seat
-        self.passed = 0
-        self.closing = False
-        if not hands[seat] and self._goes_out(seat):
-            return
-        if mask == BIT[DOG]:
-            self.end_trick(seat)
-            partner = (seat + 2) & 3
-            self.turn = partner if hands[partner] else _next_with_cards(hands, partner)
-            return
-        self.turn = _next_with_cards(hands, seat)
-
-    def _goes_out(self, seat: int) -> bool:
-        out = self.out
-        out.append(seat)
-        if len(out) == 2 and (out[0] - out[1]) & 1 == 0:
-            self.over = self.double_victory = True
-            return True
-        if len(out) == 3:
-            self.over = True
-            if self.dragon_on_top() and self.top_seat == seat:
-                self.dragon_due = True
-            else:
-                self.end_trick(self.top_seat if self.top is not None else seat)
-            return True
-        return False
-
-    def end_trick(self, to: int | None) -> None:
-        """The trick's cards go to ``to`` (None: kept aside, for a gift not yet decided)."""
-        if to is not None:
-            self.piles[to] |= self.trick_cards
-        self.trick_cards = 0
-        self.top = None
-        self.passed = 0
-        self.closing = False
-
-    def give_dragon(self, to: int | None) -> None:
-        leader = self.leader()
-        self.end_trick(to)
-        if self.dragon_due:
-            self.dragon_due = False
-        else:
-            self.turn = leader
-
-    def score(self, calls: list[str | None], extra: Iterable[tuple[Mask, int]] = ()) -> list[int]:
-        """The round's score once over (rules 7), with ``extra`` tricks (cards, taker)."""
-        out = self.out
-        call_points = [0, 0]
-        for s, call in enumerate(calls):
-            if call is not None:
-                value = 200 if call == "grand_tichu" else 100
-                call_points[s & 1] += value if out and out[0] == s else -value
-        if self.double_victory:
-            cards = [200, 0] if out[0] & 1 == 0 else [0, 200]
-        else:
-            piles = list(self.piles)
-            for mask, taker in extra:
-                piles[taker] |= mask
-            last = next(s for s in range(4) if s not in out)
-            piles[out[0]] |= piles[last]
-            piles[last] = 0
-            cards = [points(piles[0] | piles[2]), points(piles[1] | piles[3])]
-            cards[(last + 1) & 1] += points(self.hands[last])
-        return [cards[0] + call_points[0], cards[1] + call_points[1]]
-
-
 def _could_beat(combo: Combo, top: Combo) -> bool:
     """Whether ``combo`` beats ``top`` under some reading of a Phoenix inside ``top``."""
     if beats(combo, top):
@@ -899,13 +842,17 @@ def _could_beat(combo: Combo, top: Combo) -> bool:
 
 _TOKEN_BIT: dict[str, Mask] = {token: BIT[card] for token, card in CARD_BY_TOKEN.items()}
 _PHOENIX_BIT = BIT[PHOENIX]
+_MAHJONG_BIT = BIT[MAHJONG]
+_DOG_BIT = BIT[DOG]
+_PLAY = Phase.PLAY
+_DRAGON_BIT = BIT[DRAGON]
 _BOMB = Kind.FOUR_OF_A_KIND
 """The lowest kind of bomb."""
 _AMBIGUOUS = (Kind.FULL_HOUSE, Kind.STRAIGHT)
 """The kinds a Phoenix may stand in for either of two ranks."""
 
 
-def _mask(tokens: list[str]) -> Mask | None:
+def _mask(tokens: Iterable[str]) -> Mask | None:
     """The mask of format-1 tokens, None if a card is repeated."""
     m = 0
     bit = _TOKEN_BIT
@@ -918,6 +865,8 @@ def _mask(tokens: list[str]) -> Mask | None:
 
 
 _COMBOS: dict[Mask, Combo | None] = {}
+_UNKNOWN = Combo(Kind.SINGLE, 0, 0, 0)
+"""Not in :data:`_COMBOS` (a sentinel)."""
 _COMBOS_LIMIT = 1 << 16
 
 
@@ -953,10 +902,23 @@ class _Gift:
 
 
 class _Converter:
-    """Turns the parsed lines of one round into format-1 events, normalizing BSW's habits."""
+    """Turns the parsed lines of one round into format-1 events, normalizing BSW's habits.
 
-    def __init__(self, game: str, number: int, rt: _RoundText, players: list[str] | None,
-                 flips: frozenset[int] = frozenset()) -> None:
+    Every event is fed to the engine as it is emitted, and the converter asks the
+    engine's state of the round (:class:`~tichu_analyze.state.RoundState`) whose turn
+    it is, whether the trick is over, which passes are missing, whether a Dragon gift
+    is due, what the round scores. Where it changes an event already fed (a call moved
+    before the caller's first play, a wish logged late, the Phoenix's reading, a
+    synthesized gift's recipient) the round is ``dirty``: fed again once settled.
+    """
+
+    def __init__(self, engine: Replay, game: str, number: int, rt: _RoundText,
+                 players: list[str] | None, held: list[Diagnostic],
+                 flips: frozenset[int] = frozenset(), mark: _Mark | None = None) -> None:
+        self.engine = engine
+        self.feed = engine.feed
+        self.held = held
+        self.mark = mark  # None on the first reading: made once its round_start is fed
         self.game = game
         self.number = number
         self.rt = rt
@@ -964,10 +926,11 @@ class _Converter:
         self.flips = flips  # records (by index in rt.play) read the other way
         self.decisions: list[int] = []  # records where two legal readings exist
         self.mismatch = False  # the replayed score cannot give the recorded Ergebnis
+        self.dirty = False  # an event already fed was changed or moved
         self.out: list[tuple[int, Event | Unreadable]] = []
         self.calls: list[str | None] = [None, None, None, None]  # as the engine counts them
         self.playing = False  # the Rundenverlauf is being converted
-        self.table: _Table | None = None
+        self.rnd: RoundState | None = None  # the engine's state of the round
         self.raw = False  # no normalizing (the engine skips the rest of the round)
         self.first_play: list[Play | None] = [None, None, None, None]
         self.plays = [0, 0, 0, 0]
@@ -982,22 +945,38 @@ class _Converter:
 
     def emit(self, line: int, ev: Event) -> None:
         self.out.append((line, ev))
+        self.feed(line, ev)
 
     def run(self) -> list[tuple[int, Event | Unreadable]]:
         rt = self.rt
-        self.emit(rt.line, RoundStart(game=self.game, round=self.number, players=self.players))
+        start = RoundStart(game=self.game, round=self.number, players=self.players)
+        if self.mark is None:
+            self.emit(rt.line, start)
+            self.mark = _Mark(self.engine, self.game, self.number, self.held)
+            self.rnd = self.mark.round
+        else:
+            self.out.append((rt.line, start))
+            self.rnd = self.mark.rewind()
         if len(rt.hands8) == 4:
             self.emit(rt.line, Deal(game=self.game, hands=[list(h) for h in rt.hands8]))
             for rec in rt.grand:
                 self.call(rec, "grand_tichu")
             if len(rt.hands14) == 4:
                 self.pre_play()
-                self.table = self.start_play()
-                self.raw = self.table is None
+                self.raw = not self.sound()
                 self.playing = True
+                moves = self.moves
                 for i, rec in enumerate(rt.play):
                     self.index = i
-                    self.move(rec)
+                    kind = rec.kind
+                    if kind == "pass":
+                        moves[rec.seat] += 1
+                        self.pass_(rec)
+                    elif kind == "play":
+                        moves[rec.seat] += 1
+                        self.play(rec)
+                    else:
+                        self.other(rec)
                 self.resolve_phoenix()
         if rt.unreadable is not None:
             self.out.append((rt.unreadable[0], Unreadable(rt.unreadable[1])))
@@ -1016,31 +995,16 @@ class _Converter:
             else:
                 self.call(rec, "tichu")
 
-    def start_play(self) -> _Table | None:
-        """The hands after the exchange, if the deal and the four exchanges are sound."""
-        rt = self.rt
-        hands = []
-        for h8, h14 in zip(rt.hands8, rt.hands14, strict=True):
-            m = _mask(h14)
-            if m is None or len(h14) != 14 or not set(h8) <= set(h14):
-                return None
-            hands.append(m)
-        if hands[0] | hands[1] | hands[2] | hands[3] != (1 << 56) - 1:
-            return None
-        gives = [rec for rec in rt.pre if rec.kind == "exchange"]
-        if sorted(rec.seat for rec in gives) != [0, 1, 2, 3]:
-            return None
-        after = list(hands)
-        for rec in gives:
-            for to, token in rec.give.items():
-                b = BIT[CARD_BY_TOKEN[token]]
-                if to == rec.seat or not hands[rec.seat] & b:
-                    return None
-                after[rec.seat] &= ~b
-                after[to] |= b
-        if any(m.bit_count() != 14 for m in after):
-            return None
-        return _Table(after)
+    def sound(self) -> bool:
+        """Whether the play is followed: the engine applied the deals and the
+        exchanges (so they are sound), each seat exchanged once, and the Startkarten
+        list 14 different cards (so they are the first 8 and the second deal)."""
+        rnd = self.rnd
+        if rnd is None or rnd.phase is not _PLAY:
+            return False
+        seats = [rec.seat for rec in self.rt.pre if rec.kind == "exchange"]
+        return len(seats) == 4 and len(set(seats)) == 4 and all(
+            len(set(h14)) == 14 for h14 in self.rt.hands14)
 
     # -- calls
 
@@ -1053,8 +1017,8 @@ class _Converter:
             self.calls[seat] = call
             self.emit(rec.line, ev)
             return
-        t = self.table
-        if t is None or self.raw:
+        rnd = self.rnd
+        if rnd is None or self.raw:
             self.emit(rec.line, ev)
             return
         first = self.first_play[seat]
@@ -1064,9 +1028,11 @@ class _Converter:
             at = next(i for i, (_, e) in enumerate(self.out) if e is first)
             self.out.insert(at, (rec.line, ev))
             self.calls[seat] = call
+            self.dirty = True
             return
         self.settle(rec.line)
-        if call == "tichu" and self.calls[seat] is None and self.plays[seat] == 0 and not t.over:
+        if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 0
+                and rnd.phase == Phase.PLAY):
             self.calls[seat] = call
         self.emit(rec.line, ev)  # otherwise reported by the engine (C001, C002, C003, P009)
 
@@ -1077,75 +1043,94 @@ class _Converter:
         m = self.moves
         return m[0] + m[1] + m[2] + m[3] - m[seat] - self.moves_at_first[seat]
 
-    def move(self, rec: _Rec) -> None:
+    def other(self, rec: _Rec) -> None:
+        """A record of the Rundenverlauf other than a play or a pass."""
         kind = rec.kind
-        if kind == "play":
-            self.moves[rec.seat] += 1
-            self.play(rec)
-        elif kind == "pass":
-            self.moves[rec.seat] += 1
-            self.pass_(rec)
-        elif kind in ("tichu", "grand"):
+        if kind in ("tichu", "grand"):
             self.call(rec, "tichu" if rec.kind == "tichu" else "grand_tichu")
         elif rec.kind == "wish":
             last = self.last_play
             if last is not None and last.wish is None:
-                force_setattr(last, "wish", rec.value)
-                if self.table is not None and "Mahjong" in last.cards:
-                    self.table.wish = RANK_BY_TOKEN[rec.value]
+                force_setattr(last, "wish", rec.value)  # after the engine saw the play
+                self.dirty = True
         elif rec.kind == "gift":
             self.gift(rec)
         elif rec.kind == "result":
             self.result(rec)
 
     def pass_(self, rec: _Rec) -> None:
-        t = self.table
+        rnd = self.rnd
         seat = rec.seat
-        if t is None or self.raw:
-            self.out.append((rec.line, Pass(game=self.game, seat=seat)))
-            return
-        if t.over or not t.hands[seat] or t.top is None or t.closing or seat != t.turn:
-            return  # the winner collecting its trick, or a pass by a seat not on turn
-        self.out.append((rec.line, Pass(game=self.game, seat=seat)))
-        t.pass_(seat)
+        if rnd is None or self.raw:
+            self.emit(rec.line, Pass(game=self.game, seat=seat))
+        elif (seat == rnd.turn and rnd.top is not None and not rnd.closing
+              and rnd.phase is _PLAY and rnd.hands[seat]):
+            ev = Pass(game=self.game, seat=seat)
+            self.out.append((rec.line, ev))
+            self.feed(rec.line, ev)
+        # else the winner collecting its trick, or a pass by a seat not on turn: dropped
+
+    def wish_of(self) -> str | None:
+        """The ``Wunsch:`` that belongs to the play being converted (the next records up
+        to the next play), so that the engine applies the play with its wish."""
+        play = self.rt.play
+        for j in range(self.index + 1, len(play)):
+            kind = play[j].kind
+            if kind == "wish":
+                return play[j].value
+            if kind == "play" or kind == "result":
+                return None
+        return None
 
     def play(self, rec: _Rec) -> None:
         seat = rec.seat
-        ev = Play(game=self.game, seat=seat, cards=rec.cards)
-        t = self.table
-        if t is None or self.raw:
-            self.emit(rec.line, ev)
+        rnd = self.rnd
+        if rnd is None or self.raw:
+            self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))
             return
-        if t.over:
+        if rnd.phase is not _PLAY:
             return  # cards logged after the rules ended the round: BSW noise
-        if not t.hands[seat]:
+        hand = rnd.hands[seat]
+        mask = rec.mask
+        if not hand or mask is None or mask & ~hand:
             self.settle(rec.line)
-            self.emit(rec.line, ev)  # a seat that is out: P008
+            # P008 (a seat that is out), or L002 / P001: the engine skips the rest of the
+            # round, so nothing more is normalized
+            self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))
+            self.raw = hand != 0
             return
-        mask = _mask(rec.cards)
-        if mask is None or mask & ~t.hands[seat]:
-            self.settle(rec.line)
-            self.emit(rec.line, ev)  # L002 / P001: the engine skips the rest of the round
-            self.raw = True
-            return
-        combo = _combo(mask)
+        if mask & _PHOENIX_BIT and rnd.phoenix_bombs:
+            combo = classify(mask, None, None, True)  # variant phoenix-in-bombs (rules 9)
+        else:
+            combo = _COMBOS.get(mask, _UNKNOWN)
+            if combo is _UNKNOWN:
+                combo = _combo(mask)
         bomb = combo is not None and combo.kind >= _BOMB
-        if t.top is not None and not t.closing:
+        top = rnd.top
+        if top is not None and not rnd.closing and (
+                bomb or seat != rnd.turn or rnd.next_leader() == seat):
             for s in self.missing_passes(seat, mask, combo, bomb):
                 self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
-                t.pass_(s)
-        if (t.dragon_due or t.closing) and t.gift_due() and not (bomb and seat != t.top_seat):
-            self.give_dragon(rec.line)
-        lead = t.is_lead(seat, combo)
-        top = None if lead else t.top
-        if mask == _PHOENIX_BIT and top is not None:
-            combo = classify(mask, None, top)  # the Phoenix single: half a rank above the top
+            top = rnd.top
+        if rnd.closing or rnd.dragon_due:
+            if rnd.gift_due() and not (bomb and seat != rnd.top_seat):
+                self.give_dragon(rec.line)
+                top = rnd.top
+            lead = top is None or seat == rnd.top_seat or combo is None or combo.kind < _BOMB
+        else:
+            lead = top is None
         if lead:
+            top = None
             self.top_phoenix = None
-        elif combo is not None and mask != BIT[DOG] and self.top_phoenix is not None:
+        elif mask == _PHOENIX_BIT:
+            combo = classify(mask, None, top)  # the Phoenix single: half a rank above the top
+        if self.top_phoenix is not None and combo is not None and mask != _DOG_BIT:
             self.top_phoenix.above = combo
             self.top_phoenix = None
-        if combo is not None and mask & BIT[PHOENIX] and mask != BIT[PHOENIX]:
+        wish = self.wish_of() if mask & _MAHJONG_BIT else None
+        ev = Play(game=self.game, seat=seat, cards=rec.cards) if wish is None else \
+            Play(game=self.game, seat=seat, cards=rec.cards, wish=wish)
+        if mask & _PHOENIX_BIT and combo is not None and mask != _PHOENIX_BIT:
             self.top_phoenix = _PhoenixPlay(ev, mask, top)
             self.phoenix.append(self.top_phoenix)
         if self.first_play[seat] is None:
@@ -1154,8 +1139,8 @@ class _Converter:
             self.moves_at_first[seat] = m[0] + m[1] + m[2] + m[3] - m[seat]
         self.plays[seat] += 1
         self.last_play = ev
-        self.emit(rec.line, ev)
-        t.play(seat, mask, combo, lead)
+        self.out.append((rec.line, ev))
+        self.feed(rec.line, ev)
 
     def missing_passes(self, seat: int, mask: Mask, combo: Combo | None,
                        bomb: bool) -> list[int]:
@@ -1171,30 +1156,36 @@ class _Converter:
         reply is taken -- nothing is invented -- unless the round's ``Ergebnis`` comes
         out only the other way (:meth:`decide`).
         """
-        t = self.table
-        assert t is not None
-        if t.top is None or t.closing:
+        rnd = self.rnd
+        assert rnd is not None
+        top = rnd.top
+        if top is None or rnd.closing:
             return []
-        if not bomb and seat != t.turn:
-            return t.passes_until(seat) or []
-        if t.leader() != seat:
+        if not bomb and seat != rnd.turn:
+            return rnd.passes_until(seat) or []
+        if rnd.next_leader() != seat:
             return []
-        seq = t.passes_to_close()
+        seq = rnd.passes_to_close()
         if not seq or combo is None:
             return []
-        wish = t.wish
+        wish = rnd.wish
+        hands = rnd.hands
         if bomb:
             reply_ok = True  # a bomb may always be played on the trick (4.3, 6.4)
         else:
-            reply = classify(mask, None, t.top) if mask == _PHOENIX_BIT else combo
-            reply_ok = reply is not None and _could_beat(reply, t.top) and not (
-                wish is not None and t.bound(seat) and not mask & RANK_MASK[wish])
+            reply = classify(mask, None, top) if mask == _PHOENIX_BIT else combo
+            reply_ok = reply is not None and _could_beat(reply, top) and not (
+                wish is not None and not mask & RANK_MASK[wish]
+                and wish_play(hands[seat], wish, top, rnd.phoenix_bombs) is not None)
         if not reply_ok:
             return seq
-        if bomb and t.dragon_on_top() and self.gift_logged_later():
+        if bomb and top.cards == _DRAGON_BIT and self.gift_logged_later():
             return seq  # the Dragon was given: its trick ended before this bomb
-        held = t.hands[seat] & RANK_MASK[wish] if wish is not None else 0
-        if any(t.bound(s) for s in seq) or (held and not mask & held):
+        if wish is None:
+            return seq if self.decide() else []
+        held = hands[seat] & RANK_MASK[wish]
+        if any(wish_play(hands[s], wish, top, rnd.phoenix_bombs) is not None for s in seq) or (
+                held and not mask & held):
             return []  # as a lead it would break the wish
         return seq if self.decide() else []
 
@@ -1217,16 +1208,16 @@ class _Converter:
 
     def settle(self, line: int) -> None:
         """Before an event other than a gift or a bomb on the Dragon: give a due Dragon."""
-        t = self.table
-        if t is not None and not self.raw and t.gift_due():
+        rnd = self.rnd
+        if rnd is not None and not self.raw and rnd.gift_due():
             self.give_dragon(line)
 
     def give_dragon(self, line: int) -> None:
         """The Dragon's trick is over and the next event is not its gift: use a
         ``Drache an:`` logged later in the round, or synthesize one at ``line``."""
-        t = self.table
-        assert t is not None
-        winner = t.top_seat
+        rnd = self.rnd
+        assert rnd is not None
+        winner = rnd.top_seat
         play = self.rt.play
         for j in range(self.index + 1, len(play)):
             later = play[j]
@@ -1235,28 +1226,25 @@ class _Converter:
             if later.kind == "gift" and j not in self.consumed:
                 self.consumed.add(j)
                 self.emit(later.line, DragonGift(game=self.game, seat=winner, to=later.seat))
-                t.give_dragon(later.seat)
                 return
         ev = DragonGift(game=self.game, seat=winner, to=(winner + 1) & 3)
-        self.gifts.append(_Gift(ev, winner, t.trick_cards))
+        self.gifts.append(_Gift(ev, winner, rnd.trick_cards))
         self.emit(line, ev)
-        t.give_dragon(None)
 
     def gift(self, rec: _Rec) -> None:
         if self.index in self.consumed:
             return
-        t = self.table
-        if t is not None and not self.raw and t.dragon_on_top() and not t.over:
-            for s in t.passes_to_close():
+        rnd = self.rnd
+        if rnd is not None and not self.raw and rnd.phase == Phase.PLAY and \
+                rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
+            for s in rnd.passes_to_close():
                 self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
-                t.pass_(s)
-        if t is None or self.raw or not t.gift_due():
+        if rnd is None or self.raw or not rnd.gift_due():
             # no Dragon trick to give: as recorded (ignored after a double victory, else G003)
             self.emit(rec.line, DragonGift(game=self.game, seat=self.dragon_player(),
                                            to=rec.seat))
             return
-        self.emit(rec.line, DragonGift(game=self.game, seat=t.top_seat, to=rec.seat))
-        t.give_dragon(rec.seat)
+        self.emit(rec.line, DragonGift(game=self.game, seat=rnd.top_seat, to=rec.seat))
 
     def dragon_player(self) -> int:
         """Who played the Dragon this round (0 if nobody did)."""
@@ -1272,21 +1260,33 @@ class _Converter:
             self.settle(rec.line)
         score = list(rec.score)
         self.emit(rec.line, RoundEnd(game=self.game, round=self.number, score=score))
-        t = self.table
-        if t is None or self.raw or not t.over:
+        rnd = self.rnd
+        if rnd is None or self.raw or rnd.phase != Phase.OVER or rnd.result is None:
+            return
+        if not self.gifts and self.calls == rnd.calls:
+            self.mismatch = rnd.result.score != score  # the engine's own score
             return
         # a synthesized gift goes to the opponent that makes the Ergebnis come out
         options = [((g.winner + 1) & 3, (g.winner + 3) & 3) for g in self.gifts]
-        matching = [
-            choice for choice in itertools.product(*options)
-            if t.score(self.calls, [(g.cards, to) for g, to in zip(self.gifts, choice,
-                                                                    strict=True)]) == score
-        ]
+        matching = [choice for choice in itertools.product(*options)
+                    if self.score_with(rnd, choice) == score]
         self.mismatch = not matching
         for i, gift in enumerate(self.gifts):
             chosen = {choice[i] for choice in matching}
             if len(chosen) == 1:
-                force_setattr(gift.event, "to", chosen.pop())
+                to = chosen.pop()
+                if to != gift.event.to:
+                    force_setattr(gift.event, "to", to)
+                    self.dirty = True
+
+    def score_with(self, rnd: RoundState, choice: tuple[int, ...]) -> list[int]:
+        """The round's score (:func:`~tichu_analyze.state.score_round`) with the calls as
+        the converter counts them and the synthesized gifts' tricks given as ``choice``."""
+        piles = list(rnd.piles)
+        for gift, to in zip(self.gifts, choice, strict=True):
+            piles[gift.event.to] &= ~gift.cards
+            piles[to] |= gift.cards
+        return score_round(rnd.out, self.calls, piles, rnd.hands, rnd.penalty).score
 
     def resolve_phoenix(self) -> None:
         """Pin the Phoenix's rank where its trick shows a reading other than the highest."""
@@ -1305,6 +1305,17 @@ class _Converter:
                 readings = [c for c in readings if beats(info.above, c)] or readings
             if readings and readings[0].rank != highest.rank and readings[0].phoenix is not None:
                 force_setattr(info.event, "phoenix", RANK_TOKENS[readings[0].phoenix])
+                self.dirty = True
+
+
+def _is_lead(rnd: RoundState, seat: int, combo: Combo | None) -> bool:
+    """Whether a play by ``seat`` would lead a new trick (the engine's reading, rules 2.4,
+    4.3): no trick on the table, or it is over and this is no bomb by another seat."""
+    if rnd.top is None:
+        return True
+    if rnd.closing:
+        return seat == rnd.top_seat or combo is None or combo.kind < _BOMB
+    return False
 
 
 def event_dict(ev: Event) -> EventDict:
@@ -1354,8 +1365,9 @@ def write_tch(events: Iterable[EventDict]) -> str:
 
 
 class _RoundWriter:
-    """Writes one round; follows the play with a :class:`_Table` to log the trick
-    winner's collecting ``passt.`` as BSW does."""
+    """Writes one round; follows it on the engine (a private
+    :class:`~tichu_analyze.replay.Replay`) to log the trick winner's collecting
+    ``passt.`` as BSW does."""
 
     def __init__(self, names: list[str], lines: list[str]) -> None:
         self.names = names
@@ -1364,15 +1376,30 @@ class _RoundWriter:
         self.hands14: list[list[str]] = []
         self.grand: list[str] = []  # Grosses Tichu lines, written after the Startkarten
         self.exchanges: list[EventDict] = []
-        self.table: _Table | None = None
+        self.engine: Replay | None = Replay("")
+        self.engine.feed(0, GameStart(game="g", players=["a", "b", "c", "d"], target=TARGET))
+        self.engine.feed(0, RoundStart(game="g", round=1))
 
     def who(self, seat: int) -> str:
         return f"({seat}){self.names[seat]}"
+
+    def follow(self, ev: EventDict) -> RoundState | None:
+        """Feed ``ev`` to the engine while the round is followed; the round's state."""
+        engine = self.engine
+        if engine is None:
+            return None
+        engine.feed(0, msgspec.convert({**ev, "game": "g"}, Event))
+        return engine.games["g"].round
+
+    def state(self) -> RoundState | None:
+        """The round as the engine sees it, while it is followed."""
+        return self.engine.games["g"].round if self.engine is not None else None
 
     def event(self, ev: EventDict) -> None:
         kind = ev.get("type")
         out = self.lines
         if kind == "deal":
+            self.follow(ev)
             hands = ev["hands"]
             if not self.hands8:
                 self.hands8 = [list(h) for h in hands]
@@ -1388,6 +1415,7 @@ class _RoundWriter:
             line = f"{label}: {self.who(ev['seat'])}"
             (self.grand if not self.hands14 else out).append(line)
         elif kind == "exchange":
+            self.follow(ev)
             self.exchanges.append(ev)
             if len(self.exchanges) == 4:
                 self.start_play()
@@ -1395,16 +1423,17 @@ class _RoundWriter:
             self.play(ev)
         elif kind == "pass":
             out.append(f"{self.who(ev['seat'])} passt.")
-            t = self.table
-            if t is not None and t.top is not None and not t.closing and ev["seat"] == t.turn:
-                t.pass_(ev["seat"])
-                if t.closing and t.hands[t.top_seat]:
-                    out.append(f"{self.who(t.top_seat)} passt.")  # collects the trick
+            rnd = self.state()
+            if rnd is not None and rnd.phase == Phase.PLAY and rnd.top is not None \
+                    and not rnd.closing and ev["seat"] == rnd.turn:
+                self.follow(ev)
+                if rnd.closing and rnd.hands[rnd.top_seat]:
+                    out.append(f"{self.who(rnd.top_seat)} passt.")  # collects the trick
         elif kind == "dragon_gift":
             out.append(f"Drache an: {self.who(ev['to'])}")
-            t = self.table
-            if t is not None and t.gift_due():
-                t.give_dragon(ev["to"])
+            rnd = self.state()
+            if rnd is not None and rnd.gift_due():
+                self.follow(ev)
         elif kind == "round_end" and ev.get("score") is not None:
             a, b = ev["score"]
             out.append(f"Ergebnis: {a} - {b}")
@@ -1426,24 +1455,20 @@ class _RoundWriter:
         if bombers:
             out.append("BOMBE: " + "".join(f"{self.who(s)} " for s in bombers))
         out.append(PLAY_HEADER)
-        self.table = _Table(hands)
+        rnd = self.state()
+        if rnd is None or rnd.phase != Phase.PLAY:
+            self.engine = None  # the deal or the exchange is not sound: not followed
 
     def play(self, ev: EventDict) -> None:
         seat = ev["seat"]
         self.lines.append(f"{self.who(seat)}: {_tch_cards(ev['cards'])}")
         if ev.get("wish") is not None and "Mahjong" in ev["cards"]:
             self.lines.append(f"Wunsch:{_RANK_LETTERS.get(ev['wish'], ev['wish'])}")
-        t = self.table
-        if t is None or t.over:
+        rnd = self.state()
+        if rnd is None or rnd.phase != Phase.PLAY:
             return
         mask = _mask(ev["cards"])
-        if mask is None or mask & ~t.hands[seat]:
-            self.table = None
+        if mask is None or mask & ~rnd.hands[seat]:
+            self.engine = None  # cards not held: no longer followed
             return
-        phoenix = RANK_BY_TOKEN.get(ev.get("phoenix") or "")
-        combo = classify(mask, phoenix)
-        lead = t.is_lead(seat, combo)
-        if t.gift_due() and not (combo is not None and combo.is_bomb and seat != t.top_seat):
-            t.give_dragon((t.top_seat + 1) & 3)
-        t.play(seat, mask, classify(mask, phoenix, None if lead else t.top) if combo else None,
-               lead)
+        self.follow(ev)

@@ -28,7 +28,7 @@ from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, widen
 from .replay import Replay
 from .state import GameState
-from .visitor import DiagnosticVisitor, Visitor
+from .visitor import DiagnosticVisitor, Visitor, only_diagnostics
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
 """File names recognised when a directory is searched."""
@@ -371,13 +371,18 @@ def _repeated_key(raw: bytes) -> str | None:
 
 def replay_tch(source: bytes | IO[bytes], game_id: str, replay: Replay) -> int:
     """Convert a ``.tch`` file (its bytes, or a binary file read as a stream) and feed
-    it to ``replay``; returns its number of lines."""
-    from .bsw import TchLines, Unreadable, read_tch
+    it to ``replay``; returns its number of lines. When ``replay``'s visitor wants
+    diagnostics alone (``check``), the reader follows the play on ``replay`` itself
+    and each event is replayed once; otherwise it follows a replay of its own."""
+    from .bsw import TchLines, Unreadable, check_tch, read_tch
 
     lines = TchLines(source)
+    if only_diagnostics(replay.visitor):
+        replay.events += check_tch(lines, game_id, replay)
+        return lines.count
     feed = replay.feed
     n = 0
-    for line, item in read_tch(lines, game_id):
+    for line, item in read_tch(lines, game_id, variants=replay.variants):
         n += 1
         if isinstance(item, Unreadable):
             replay.problem(line, "L002", f"line not understood: {item.message}", game_id)

@@ -367,6 +367,12 @@ class Replay:
             if not game.ended:
                 self._close_game(game)
 
+    def hold(self, held: list[Diagnostic] | None) -> None:
+        """Keep the diagnostics found from now on in ``held`` instead of telling the
+        visitor; None: tell it again. For a reader that may feed a round again with
+        another reading of its log (the ``.tch`` reader), and then reports what it kept."""
+        self._report = held.append if held is not None else self.visitor.visit_diagnostic
+
     # ---------------------------------------------------------------- reports
 
     def _emit(self, code: str, message: str, seat: int | None = None) -> None:

@@ -571,6 +571,52 @@ class RoundState:
             return []
         return [c for c in self.legal_plays(seat) if c.cards & RANK_MASK[wish]]
 
+    def passes_to_close(self) -> list[int]:
+        """The seats, in turn order from the seat on turn, whose passes would end the
+        trick on the table (rules 2.4); empty when there is none or it is over."""
+        top_seat = self.top_seat
+        if self.top is None or self.closing:
+            return []
+        others = self.holding & ~(1 << top_seat)
+        passed, turn = self.passed, self.turn
+        nxt = self.next_table[self.holding]
+        seq: list[int] = []
+        for _ in range(self.seats):
+            if not others & ~passed:
+                break
+            seq.append(turn)
+            passed |= 1 << turn
+            turn = nxt[turn]
+        return seq
+
+    def passes_until(self, seat: int) -> list[int] | None:
+        """The seats, in turn order from the seat on turn, whose passes would bring
+        ``seat`` on turn: to follow on the trick on the table, or to lead once every
+        other seat passed on it (rules 2.3-2.4). None when no passes would: no trick on
+        the table, it is over, or ``seat`` would not be on turn."""
+        if self.top is None or self.closing:
+            return None
+        others = self.holding & ~(1 << self.top_seat)
+        passed, turn = self.passed, self.turn
+        nxt = self.next_table[self.holding]
+        seq: list[int] = []
+        for _ in range(self.seats):
+            if turn == seat:
+                return seq
+            seq.append(turn)
+            passed |= 1 << turn
+            if others & ~passed == 0:
+                return seq if self.next_leader() == seat else None
+            turn = nxt[turn]
+        return None
+
+    def gift_due(self) -> bool:
+        """The Dragon's trick is over and must be given before anything else happens
+        (rules 5.4): the round ended on it, or every other seat passed on it."""
+        top = self.top
+        return self.dragon_due or (self.closing and top is not None
+                                   and top.cards == _DRAGON_BIT)
+
 
 class GameState:
     """One game: its players, target, the round being played and the totals.
