@@ -185,7 +185,7 @@ class Entry:
     line: int
     step: Step | None
     notes: list[Note]
-    hands: list[int] | None = None  # the four hands just before the event (once play began)
+    hands: list[int] | None = None  # the hands just before the event (once play began)
     place: int | None = None  # 1, 2, 3...: the seat went out with this play
 
 
