@@ -345,3 +345,138 @@ def test_could_play_is_computed_from_the_hand_before_the_event() -> None:
     assert note.could_play is not None
     assert note.could_play.cards == BIT[CARD_BY_TOKEN["Kj"]]
     assert entry.hands[3] & note.could_play.cards
+
+
+# ------------------------------------------------------------------ variants (rules 9.2, 9.3)
+
+VARIANTS = "tests/fixtures/variants"
+TIENTSIN = f"{VARIANTS}/scenario_tientsin_full_round.jsonl"
+TRIPLE = f"{VARIANTS}/S001_ok_tientsin_triple_victory.jsonl"
+TRICHU = f"{VARIANTS}/scenario_trichu_full_game.jsonl"
+
+
+def _text(*args: str) -> str:
+    code, out, err = replay(*args)
+    assert code == 0, err
+    return out
+
+
+def _squash(text: str) -> str:
+    """The text with its wrapping undone (runs of spaces and newlines as one space)."""
+    return re.sub(r"\s+", " ", text)
+
+
+def test_tientsin_round_shows_six_hands_and_two_teams_of_three() -> None:
+    text = _text(TIENTSIN, "-r", "1")
+    flat = _squash(text)
+    assert "team 0: Ana + Chloe + Eve · team 1: Ben + Dev + Finn" in flat
+    # both deals, six hands each (rules 9.2: 6 cards, then 3 or 4)
+    assert "first deal, 6 cards each" in text and "second deal, 3 or 4 cards each" in text
+    for hand in ("Ana (0) Mahjong 3p 4p 5p 6p 7p", "Finn (5) 3r 4r 5r 6r 7r 8r",
+                 "Ben (1) 7s 8s 10r Dragon", "Dev (3) 9s Jr Ar"):
+        assert hand in flat
+    # the exchange goes to the two partners; each hand after it, with what it received
+    assert "Ana (0) gives Ap to Chloe (2), 9j to Eve (4)" in flat
+    assert "Dev (3) 2r 3j Jp Qp Qr Kr Ar Phoenix Dragon (received Dragon from Ben (1), " \
+           "Phoenix from Finn (5))" in flat
+    # the Dog: the lead to the partner Eve chose (Chloe, not the nearer seat 0)
+    assert "the lead passes to Chloe (2), a partner of Eve's choice" in flat
+    # the Dragon given to one of three opponents (Dev, team 1, to Chloe, team 0)
+    assert "Dev (3) wins with Dragon · 25 points · given to Chloe (2) at line 44" in flat
+    # by hand from the log: last Dev's hand (Qp Qr Kr Ar: 10) and tricks (Phoenix: -25) go
+    # to team 0; fifth Eve's tricks (Kj 10 + 5j 10j 15 = 25) to Ben, first out. Team 0:
+    # Ana 15 + Chloe 20 + Dragon 25 + 10 - 25 = 45; team 1: Ben 15 + 25 + Finn 15 = 55.
+    # Eve's Grand Tichu fails (-200), Ben's Tichu is made (+100).
+    assert "5th Eve (4) · last Dev (3)" in flat
+    assert "Dev (3) is last: the 4 cards left in hand (Qp Qr Kr Ar, 10 points) go to team 0 " \
+           "(Ana + Chloe + Eve); the tricks it took (-25 points) go to that team too" in flat
+    assert "Eve (4) is fifth: the tricks it took (25 points) go to Ben (1), first out" in flat
+    assert "card points team 0 (Ana + Chloe + Eve) 45 · team 1 (Ben + Dev + Finn) 55" in flat
+    assert "score team 0 -155 · team 1 155" in flat
+
+
+def test_tientsin_triple_victory_scores_300() -> None:
+    flat = _squash(_text(TRIPLE))
+    # Ana, Chloe, Eve out first: 300 to team 0, + Ana's Tichu; Dev's Grand Tichu fails
+    assert "1st Ana (0) · 2nd Chloe (2) · 3rd Eve (4) · still holding cards: Ben (1), " \
+           "Dev (3), Finn (5)" in flat
+    assert "triple victory team 0 (Ana + Chloe + Eve) scores 300; card points are not " \
+           "counted" in flat
+    assert "score team 0 400 · team 1 -200" in flat
+
+
+def test_tientsin_seat_view_for_seats_up_to_five() -> None:
+    text = _text(TIENTSIN, "-r", "1", "--seat", "5")
+    flat = _squash(text)
+    assert "seen from seat 5 (Finn)" in flat
+    assert "Finn (5) 3r 4r 5r 6r 7r 8r" in flat and "Ana (0) 6 cards" in flat
+    assert "Finn (5) gives 10s to Ben (1), Phoenix to Dev (3)" in flat
+    assert "Ana (0) gives one card each to Chloe (2) and Eve (4)" in flat
+    code, _, err = replay(TIENTSIN, "--seat", "6")
+    assert code == 2
+    code, _, err = replay(TRICHU, "--seat", "4")
+    assert code == 2 and "4 seats; --seat must be 0-3" in err
+
+
+def test_trichu_marks_the_dummy_and_scores_per_person() -> None:
+    flat = _squash(_text(TRICHU))
+    assert "three players and the dummy" in flat
+    # round 1: Ben plays solo with Tisch (seat 3); round 3: Ana with Tisch at seat 0
+    assert "Seating Ben (1) plays solo with Tisch (3) (dummy, open hand; played by Ben) " \
+           "against Ana (0) + Chloe (2)" in flat
+    assert "Tisch (3) 2p 3p 4s 5p 6p 7s 8p 9p (dummy, open hand; played by Ben)" in flat
+    assert "Players in this round Tisch (0), Ben (1), Ana (2), Chloe (3)" in flat
+    assert "Seating Ana (2) plays solo with Tisch (0) (dummy, open hand; played by Ana)" in flat
+    # round 1 by hand: Ana and Chloe go out first (double victory, 200 to team 0); Ben's
+    # Tichu fails (-100); each person scores its team's points
+    assert "double victory team 0 (Ana + Chloe) scores 200" in flat
+    assert "persons Ana (0) 200 · Ben (1) -100 · Chloe (2) 200" in flat
+    # the game, from the three rounds' seatings: round 2 (Ben, Ana team 0: 400; Chloe 0),
+    # round 3 (Ana team 0: 0; Ben, Chloe team 1: 200): Ana 600, Ben 500, Chloe 400
+    assert "totals Ana 600 · Ben 500 · Chloe 400" in flat
+    assert "recorded Ana 600 · Ben 500 · Chloe 400 (game_end)" in flat
+    assert "team 0 600" not in flat  # team totals mean nothing when the seating rotates
+
+
+def test_trichu_seat_view_shows_the_open_dummy() -> None:
+    flat = _squash(_text(TRICHU, "-r", "3", "--seat", "1"))
+    # Ben sees his own hand and the dummy's (open), not Ana's or Chloe's
+    assert "Tisch (0) Dog Mahjong 3j 4r 5j 6r 7j 8r (dummy, open hand; played by Ana)" in flat
+    assert "Ben (1) 2s 3s 4s 5s 6s 7s 8s 9s" in flat
+    assert "Ana (2) 8 cards" in flat and "Chloe (3) 8 cards" in flat
+    assert "Tisch (0) gives Phoenix to Ben (1), Ap to Chloe (3)" in flat
+    assert "Chloe (3) gives one card each to Tisch (0) and Ana (2)" in flat
+
+
+def test_variant_rounds_in_html(tmp_path: Path) -> None:
+    page = tmp_path / "six.html"
+    assert replay(TIENTSIN, "-f", "html", "-o", str(page))[0] == 0
+    six = page.read_text(encoding="utf-8")
+    assert "Finn (5)" in six and "Eve (4)" in six
+    assert six.count("<th>to ") == 6  # the exchange table has six columns
+    assert "triple" not in six and "team 0 -155 · team 1 155" in six
+    page = tmp_path / "three.html"
+    assert replay(TRICHU, "-f", "html", "-o", str(page), "--seat", "1")[0] == 0
+    three = page.read_text(encoding="utf-8")
+    assert "(dummy, open hand; played by Ben)" in three
+    assert "Ana 600 · Ben 500 · Chloe 400" in three
+    setup = three.split('id="r1-t1"')[0]
+    assert 'title="2 of Pagoda"' in setup  # the dummy's 2p, shown to seat 1
+    assert 'title="2 of Jade"' not in setup  # Ana's 2j, hidden
+
+
+@pytest.mark.parametrize("variant", ["tientsin", "trichu"])
+def test_simulated_variant_games_render_from_every_seat(tmp_path: Path, variant: str) -> None:
+    path = tmp_path / f"{variant}.jsonl"
+    result = runner.invoke(app, ["simulate", "--variant", variant, "-n", "1", "--seed", "1",
+                                 "-o", str(path)])
+    assert result.exit_code == 0, result.output
+    trace = audit.load(path)
+    (game,) = trace.games
+    seats = trace.games[game].seats
+    assert seats == (6 if variant == "tientsin" else 4)
+    for seat in (None, *range(seats)):
+        view = audit.build(trace, game, None, seat)
+        text = audit.plain(audit.render_text(view, 90, hands=True))
+        assert "Result of round" in text
+        assert "<main>" in audit.render_html(view)

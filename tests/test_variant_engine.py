@@ -134,8 +134,7 @@ def test_trichu_persons_and_dummy_in_the_state() -> None:
     assert not rnd.bound_by_wish(3)
 
 
-@pytest.mark.parametrize("command", [["ingest", "-o", "{out}"], ["replay"], ["report", "-o",
-                                                                              "{out}.html"]])
+@pytest.mark.parametrize("command", [["ingest", "-o", "{out}"], ["report", "-o", "{out}.html"]])
 @pytest.mark.parametrize("log", [TIENTSIN, TRICHU])
 def test_consumers_refuse_variant_games_with_one_line(tmp_path: Path, command: list[str],
                                                       log: Path) -> None:

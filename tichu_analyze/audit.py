@@ -46,11 +46,20 @@ from .cards import (
 from .combos import Combo, describe
 from .diagnostics import RULES, Diagnostic
 from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
-from .logfile import refuse_variant_game, replay_file
+from .logfile import replay_file
 from .record import Recorder, RoundRecord
 from .safetext import NAME_LIMIT, TEXT_LIMIT
 from .safetext import clean as _clean
-from .state import STATUS_SCORED, STATUS_SKIPPED, GameState, Phase, Step, Trick, call_value
+from .state import (
+    STATUS_SCORED,
+    STATUS_SKIPPED,
+    GameState,
+    Phase,
+    RoundState,
+    Step,
+    Trick,
+    call_value,
+)
 
 __all__ = [
     "AuditError",
@@ -114,9 +123,6 @@ def load(path: Path, game: str | None = None, display: str | None = None,
     recorder = _GameRecorder(game)
     name = display or str(path)
     replay_file(path, recorder, display=name, variants=variants, stop_after_game=game)
-    for g in recorder.games:
-        if game is None or g.id == game:
-            refuse_variant_game(g, "replay")  # six hands, the dummy: not in the view yet
     games = {g.id: g for g in sorted(recorder.games, key=lambda g: g.line)}
     return Trace(name, games, recorder.rounds, recorder.diagnostics)
 
@@ -179,7 +185,7 @@ class Entry:
     line: int
     step: Step | None
     notes: list[Note]
-    hands: list[int] | None = None  # the four hands just before the event (once play began)
+    hands: list[int] | None = None  # the hands just before the event (once play began)
     place: int | None = None  # 1, 2, 3...: the seat went out with this play
 
 
@@ -262,6 +268,9 @@ class GameView:
     ended: bool = False
     won_by: int | None = None
     unattributed_hidden: int = 0  # diagnostics on lines naming no game, not shown
+    trichu: bool = False  # three players with a dummy: totals per person (rules 9.3)
+    person_totals: dict[str, int] | None = None  # trichu: each person's total
+    recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
 
 
 def _mask(tokens: Iterable[str]) -> int:
@@ -286,6 +295,9 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
     """
     grec, rounds = pick(trace, game, round)
     gid = grec.id
+    if seat is not None and not 0 <= seat < grec.seats:
+        raise AuditError(f"game {clean(gid)!r} has {grec.seats} seats; --seat must be 0-"
+                         f"{grec.seats - 1}")
     all_rounds = [r for r in trace.rounds if r.game == gid]
     in_steps = {id(d) for r in all_rounds for s in r.steps for d in s.diagnostics}
     single = len(trace.games) == 1
@@ -318,6 +330,8 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         len(all_rounds), round,
         totals=grec.totals, recorded_totals=grec.recorded_score, ended=grec.ended,
         won_by=grec.won_by, unattributed_hidden=hidden,
+        trichu=grec.trichu, person_totals=grec.person_totals,
+        recorded_persons=grec.recorded_persons,
     )
     if round is None:
         view.before = [Note(d) for d in game_level if d.line < first]
@@ -545,7 +559,7 @@ def _article(word: str) -> str:
 
 _SPECIAL_NAMES = ("Dragon", "Mahjong", "Dog")
 """Combinations whose description is just the card's name."""
-_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+_ORDINAL = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 5: "5th", 6: "6th"}
 _CALL = {"tichu": "Tichu", "grand_tichu": "Grand Tichu"}
 
 
@@ -598,7 +612,10 @@ def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
             parts.append(" nothing")
         return parts
     if isinstance(ev, GameEnd):
-        if not isinstance(ev.score, list):  # (a dict only in trichu, not in this view)
+        if isinstance(ev.score, dict):  # trichu: per person (rules 9.3)
+            return ["game_end records the totals "
+                    + ", ".join(f"{name} {total}" for name, total in ev.score.items())]
+        if ev.score is None:
             return ["game_end"]
         return [f"game_end records the totals {ev.score[0]} to {ev.score[1]}"]
     if isinstance(ev, RoundStart):
@@ -642,11 +659,22 @@ def _left(entry: Entry, step: Step) -> list[Piece]:
     return [f" ·{_NBSP}{step.cards_left}{_NBSP}left"]
 
 
+_SEAT_KEYS = ("0", "1", "2", "3", "4", "5")
+"""``exchange.give`` keys that name a seat (of six at most; :class:`Who` draws a seat the
+round does not have as ``seat N``)."""
+
+
 def _exchange_phrase(ev: Exchange, skipped: bool, seat_view: int | None) -> list[Piece]:
     words: list[Piece] = []
     gives = sorted(ev.give.items())
     if seat_view is not None and ev.seat != seat_view:
-        words.append("gives one card to each other seat")
+        if len(gives) == 3:
+            words.append("gives one card to each other seat")
+        else:  # tientsin: to its partners; trichu: to the other team (rules 9.2, 9.3)
+            words.append("gives one card each to ")
+            for i, (key, _) in enumerate(gives):
+                words += [" and " if i else "", Who(int(key)) if key in _SEAT_KEYS
+                          else repr(key)]
         for key, token in gives:
             if key == str(seat_view):
                 words += ["; ", Who(seat_view), " receives ", _sorted_tokens([token])]
@@ -656,7 +684,7 @@ def _exchange_phrase(ev: Exchange, skipped: bool, seat_view: int | None) -> list
         if i:
             words.append(", ")
         words += [_sorted_tokens([token]), " to "]
-        words.append(Who(int(key)) if key in ("0", "1", "2", "3") else repr(key))
+        words.append(Who(int(key)) if key in _SEAT_KEYS else repr(key))
     if skipped:
         words.append(" (not applied)")
     return words
@@ -675,6 +703,9 @@ def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
     if t.ending == "dog":
         to = t.next_leader
         lead: list[Piece] = [" and the lead passes to ", Who(to)] if to is not None else []
+        state = v.record.state
+        if to is not None and state.seats == 6 and to in state.partners(rec.winner):
+            lead.append(f", a partner of {clean(state.players[rec.winner])}'s choice")
         return ["the Dog's trick ends at once; ", Who(rec.winner), " keeps it (0 points)", *lead]
     with_: list[Piece] = []
     if rec.top is not None:
@@ -701,13 +732,42 @@ def rule_section(code: str) -> str:
 
 
 def _team(players: Sequence[str], team: int) -> str:
-    return f"team {team} ({clean(players[team])} + {clean(players[team + 2])})"
+    return f"team {team} ({_members(players, team)})"
+
+
+def _members(players: Sequence[str], team: int) -> str:
+    """``Ana + Chloe``: the names of ``team``'s seats (two, or three for six seats)."""
+    return " + ".join(clean(players[s]) for s in range(team, len(players), 2))
+
+
+def dummy_mark(state: RoundState, seat: int) -> str | None:
+    """``dummy, open hand; played by Ana``: for the dummy's seat of a ``trichu`` round
+    (rules 9.3), None for any other seat."""
+    if seat != state.dummy or state.dummy < 0:
+        return None
+    return f"dummy, open hand; played by {clean(state.players[state.solo])}"
+
+
+def shown_to(view: GameView, state: RoundState, seat: int) -> bool:
+    """Whether the view shows ``seat``'s cards: every hand without ``--seat``; with it,
+    the seat's own and the open dummy's (``trichu``)."""
+    return view.seat is None or seat == view.seat or seat == state.dummy
+
+
+def seating_phrase(state: RoundState) -> list[Piece]:
+    """``trichu``: who plays solo with the dummy, against whom."""
+    solo, dummy = state.solo, state.dummy
+    others = [s for s in range(state.seats) if s not in (solo, dummy)]
+    return [Who(solo), " plays solo with ", Who(dummy), f" ({dummy_mark(state, dummy)}) "
+            "against ", Who(others[0]), " + ", Who(others[1])]
 
 
 def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
     """The round's result as (label, phrase) rows."""
     rec = v.record
     players = rec.players
+    seats = rec.state.seats
+    half = seats // 2
     rows: list[tuple[str, list[Piece]]] = []
     if rec.status == STATUS_SKIPPED or rec.score is None:
         if v.fatal is not None:
@@ -719,7 +779,7 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
                                         f"({v.fatal.code} {v.fatal.name}); {rest}"]))
         else:
             gone = sum(1 for t in v.tricks for e in t.entries if e.place is not None)
-            rows.append(("not scored", [f"the round did not end: {gone} of the 4 seats went "
+            rows.append(("not scored", [f"the round did not end: {gone} of the {seats} seats went "
                                         "out"]))
         if rec.recorded_score is not None:
             got = rec.recorded_score
@@ -730,29 +790,40 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
         return rows
     order = rec.finish_order
     finish: list[Piece] = []
-    for i, out_seat in enumerate(order[:2] if rec.double_victory else order):
+    for i, out_seat in enumerate(order[:half] if rec.double_victory else order):
         if i:
             finish.append(" · ")
-        finish += ["last " if i == 3 else f"{_ORDINAL[i + 1]} ", Who(out_seat)]
+        finish += ["last " if i == seats - 1 else f"{_ORDINAL[i + 1]} ", Who(out_seat)]
     if rec.double_victory:
-        finish += [" · still holding cards: ", Who(order[2]), ", ", Who(order[3])]
+        finish.append(" · still holding cards: ")
+        for i, holder in enumerate(order[half:]):
+            finish += [", " if i else "", Who(holder)]
     rows.append(("finish order", finish))
     if rec.double_victory:
         team = order[0] & 1
-        rows.append(("double victory", [f"{_team(players, team)} scores 200; card points are "
-                                        "not counted"]))
+        label = "triple victory" if seats == 6 else "double victory"
+        rows.append((label, [f"{_team(players, team)} scores {rec.card_points[team]}; card "
+                             "points are not counted"]))
     else:
-        last = order[3]
+        last = order[-1]
         left = v.hands_end[last] if v.hands_end is not None else 0
         hand: list[Piece] = (
             [f"the {left.bit_count()} cards left in hand (", cards(left),
              f", {points(left)} points) go to {_team(players, (last + 1) & 1)}"]
             if left else ["no cards left in hand"])
-        rows.append(("last seat", [Who(last), " is last: ", *hand, f"; the tricks it took "
-                                   f"({rec.pile_points[last]} points) go to ", Who(order[0]),
-                                   ", first out"]))
+        if seats == 6:  # rules 9.2: the last seat's tricks to the other team, the fifth's
+            fifth = order[-2]  # to the first out
+            rows.append(("last seat", [Who(last), " is last: ", *hand, "; the tricks it took "
+                                       f"({rec.pile_points[last]} points) go to that team too"]))
+            rows.append(("fifth seat", [Who(fifth), " is fifth: the tricks it took "
+                                        f"({rec.pile_points[fifth]} points) go to ",
+                                        Who(order[0]), ", first out"]))
+        else:
+            rows.append(("last seat", [Who(last), " is last: ", *hand, "; the tricks it took "
+                                       f"({rec.pile_points[last]} points) go to ",
+                                       Who(order[0]), ", first out"]))
         piles: list[Piece] = []
-        for s in range(4):
+        for s in range(seats):
             if s:
                 piles.append(" · ")
             piles += [Who(s), f" {rec.pile_points[s]}"]
@@ -775,6 +846,13 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
     rows.append(("calls", call_words or ["none"]))
     score = rec.score
     rows.append(("score", [f"team 0 {score[0]} · team 1 {score[1]}"]))
+    dummy = rec.state.dummy
+    if dummy >= 0:  # trichu: each person scores its team's points (rules 9.3)
+        persons: list[Piece] = []
+        for s in range(seats):
+            if s != dummy:
+                persons += [" · " if persons else "", Who(s), f" {score[s & 1]}"]
+        rows.append(("persons", persons))
     if rec.recorded_score is not None:
         r = rec.recorded_score
         diff = [r[0] - score[0], r[1] - score[1]]
@@ -831,17 +909,18 @@ class _TextWriter:
         self.width = max(width, 60)
         self.lines: list[list[Seg]] = []
         self.names = view.players  # the players of the round being drawn
+        self.state: RoundState | None = None  # the round being drawn
         names = [f"{clean(p)} ({s})" for v in view.rounds for s, p in enumerate(v.record.players)]
         names += [f"{clean(p)} ({s})" for s, p in enumerate(view.players)]
         self.who_width = min(max(cell_len(n) for n in names), 22)
 
     def who(self, seat: int | None) -> str:
-        if seat is None or not 0 <= seat < 4:
+        if seat is None or not 0 <= seat < len(self.names):
             return f"seat {seat}"
         return f"{clean(self.names[seat])}{_NBSP}({seat})"
 
     def name(self, seat: int) -> str:
-        return clean(self.names[seat]) if 0 <= seat < 4 else f"seat {seat}"
+        return clean(self.names[seat]) if 0 <= seat < len(self.names) else f"seat {seat}"
 
     def segs(self, pieces: Iterable[Piece], style: str = "") -> list[Seg]:
         out: list[Seg] = []
@@ -925,8 +1004,7 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
         title += f" · seen from seat {view.seat} ({clean(players[view.seat])})"
     w.add([], [(title, "bold")])
     w.add([("Players ", "bold")],
-          [(", ".join(w.who(s) for s in range(4)) + f" · team 0: {clean(players[0])} + "
-            f"{clean(players[2])} · team 1: {clean(players[1])} + {clean(players[3])}", "")],
+          [(", ".join(w.who(s) for s in range(len(players))) + _teams_words(view), "")],
           hang=2)
     w.add([("Cards   ", "bold")],
           [("2..10 J Q K A in four suits: ", "")] + [
@@ -941,9 +1019,9 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
         for n in view.before:
             _text_note(w, n, 2, line_width=len(str(n.diagnostic.line)))
     for v in view.rounds:
-        w.names = v.record.players
+        w.names, w.state = v.record.players, v.record.state
         _text_round(w, view, v, hands)
-        w.names = view.players
+        w.names, w.state = view.players, None
     _text_footer(w, view)
     while w.lines and not w.lines[-1]:
         w.lines.pop()
@@ -985,7 +1063,8 @@ def _text_entry(w: _TextWriter, view: GameView, e: Entry, lw: int) -> None:
             _text_deal(w, view, e, ev, lw)
         else:
             seat = step.seat if not isinstance(ev, RoundEnd | GameEnd) else None
-            w.add(_line_prefix(w, e.line, seat, lw), w.segs(event_phrase(e, view.seat)))
+            w.add(_line_prefix(w, e.line, seat, lw),
+                  w.segs(event_phrase(e, _viewer(view, w.state, seat))))
         for n in e.notes:
             _text_note(w, n, body_col)
         return
@@ -993,38 +1072,63 @@ def _text_entry(w: _TextWriter, view: GameView, e: Entry, lw: int) -> None:
         _text_note(w, n, 2, line_width=lw)
 
 
-def _deal_words(e: Entry) -> str:
+def _deal_words(e: Entry, state: RoundState | None) -> str:
     ev = e.step.event if e.step is not None else None
     size = len(ev.hands[0]) if isinstance(ev, Deal) and ev.hands else 0
+    if state is not None and state.seats == 6:  # rules 9.2: 6 cards, then 3 or 4
+        return {6: "first deal, 6 cards each", 3: "second deal, 3 or 4 cards each",
+                4: "second deal, 3 or 4 cards each"}.get(size, "deal")
     return {8: "first deal, 8 cards each", 6: "second deal, 6 cards each"}.get(
         size, "deal")
 
 
+def _with_mark(state: RoundState | None, seat: int) -> str:
+    """`` (dummy, open hand; played by Ana)`` after the dummy's name, else nothing."""
+    mark = dummy_mark(state, seat) if state is not None else None
+    return f" ({mark})" if mark is not None else ""
+
+
+def _viewer(view: GameView, state: RoundState | None, seat: int | None) -> int | None:
+    """The point of view for the event of ``seat``: none (all shown) for the open
+    dummy's own events, such as its exchange."""
+    return None if state is not None and seat is not None and seat == state.dummy \
+        else view.seat
+
+
+def _hidden(view: GameView, state: RoundState | None, seat: int) -> bool:
+    """Whether the view hides ``seat``'s cards (see :func:`shown_to`)."""
+    return not (shown_to(view, state, seat) if state is not None
+                else view.seat is None or seat == view.seat)
+
+
 def _text_deal(w: _TextWriter, view: GameView, e: Entry, ev: Deal, lw: int) -> None:
     rec_hands = ev.hands
-    what = _deal_words(e)
+    what = _deal_words(e, w.state)
     w.add(_line_prefix(w, e.line, None, lw), [(what, "")])
     body_col = 2 + 5 + lw + 2
-    for s, hand in enumerate(rec_hands[:4]):
+    for s, hand in enumerate(rec_hands[:len(w.names)]):
         name = w.who(s)
         prefix = [(" " * body_col, ""), (name, "bold"),
                   (" " * (max(w.who_width - cell_len(name), 0) + 2), "")]
-        if view.seat is not None and s != view.seat:
+        mark = [(_with_mark(w.state, s), "italic")] if _with_mark(w.state, s) else []
+        if _hidden(view, w.state, s):
             w.add(prefix, [(f"{len(hand)} cards", "dim")])
         else:
-            w.add(prefix, w.segs([_sorted_tokens(hand)]))
+            w.add(prefix, w.segs([_sorted_tokens(hand)]) + mark)
 
 
 def _hands_block(w: _TextWriter, view: GameView, hands: list[int], indent: int,
                  received: list[dict[int, int]] | None = None) -> None:
-    for s in range(4):
+    for s in range(len(hands)):
         name = w.who(s)
         prefix = [(" " * indent, ""), (name, "bold"),
                   (" " * (max(w.who_width - cell_len(name), 0) + 2), "")]
-        if view.seat is not None and s != view.seat:
+        if _hidden(view, w.state, s):
             w.add(prefix, [(f"{hands[s].bit_count()} cards", "dim")])
             continue
         body: list[Piece] = [cards(hands[s])]
+        if _with_mark(w.state, s):
+            body.append(_with_mark(w.state, s))
         if received is not None:
             got = [(giver, g[s]) for giver, g in enumerate(received) if s in g]
             if got:
@@ -1049,7 +1153,9 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
     w.add([], [("━━ " + head + " ━━", "bold")])
     if rec.players != view.players:  # round_start.players: a substitute or a new seating
         w.add([("Players in this round ", "bold")],
-              [(", ".join(w.who(s) for s in range(4)), "")], hang=2)
+              [(", ".join(w.who(s) for s in range(len(rec.players))), "")], hang=2)
+    if rec.state.dummy >= 0:  # trichu (rules 9.3)
+        w.add([("Seating ", "bold")], w.segs(seating_phrase(rec.state)), hang=2)
     notes = v.notes
     errors = sum(1 for n, _ in notes if n.diagnostic.severity != "warning")
     warnings = len(notes) - errors
@@ -1086,7 +1192,7 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
     if any(rec.hands_played):
         w.add([("  ", ""), ("Hands after the exchange", "bold")], [])
         _hands_block(w, view, rec.hands_played, 4, rec.given)
-        leader = next((s for s in range(4) if rec.hands_played[s] & BIT[1]), None)
+        leader = next((s for s, hand in enumerate(rec.hands_played) if hand & BIT[1]), None)
         if leader is not None:
             w.add([("    ", "")], w.segs([Who(leader), " holds the Mahjong and leads"]))
 
@@ -1124,22 +1230,28 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
     if view.only_round is None:
         w.blank()
         w.add([], [(f"Game {clean(view.game)}", "bold underline")])
-        if view.totals is not None:
+        if view.trichu and view.person_totals is not None:
+            w.add([("  totals    ", "bold")],
+                  [(_persons(view.person_totals or {}) + " (each person scores the points of "
+                    "the team it sat in; rounds as scored, or as recorded)", "")])
+        elif view.totals is not None and not view.trichu:
             w.add([("  totals    ", "bold")],
                   [(f"team 0 {view.totals[0]} · team 1 {view.totals[1]} (rounds as scored, or "
                     "as recorded where they could not be scored)", "")])
         else:
             w.add([("  totals    ", "bold")],
                   [("unknown: a round was neither scored nor recorded", "")])
+        if view.recorded_persons is not None:
+            w.add([("  recorded  ", "bold")],
+                  [(_persons(view.recorded_persons) + " (game_end)", "")])
         if view.recorded_totals is not None:
             r = view.recorded_totals
             w.add([("  recorded  ", "bold")], [(f"team 0 {r[0]} · team 1 {r[1]} (game_end)", "")])
         elif not view.ended:
             w.add([("  recorded  ", "bold")], [("no game_end in the log", "")])
-        if view.won_by is not None:
+        if view.won_by is not None and not view.trichu:
             w.add([("  won by    ", "bold")],
-                  [(f"team {view.won_by} ({clean(view.players[view.won_by])} + "
-                    f"{clean(view.players[view.won_by + 2])})", "")])
+                  [(f"team {view.won_by} ({_members(view.players, view.won_by)})", "")])
     if view.elsewhere:
         w.blank()
         w.add([], [(f"Elsewhere in game {clean(view.game)}", "bold")])
@@ -1151,6 +1263,21 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
         w.blank()
         w.add([], [(f"{hidden} diagnostic{'s' * (hidden != 1)} on lines that name no game "
                     "are not shown; 'tichu-analyze check' lists them", "dim")])
+
+
+def _teams_words(view: GameView) -> str:
+    """After the players: the teams, or (``trichu``) how the seating goes."""
+    if view.trichu:
+        return (" · three players and the dummy; the seating (and the solo player) changes "
+                "every round")
+    return f" · team 0: {_members(view.players, 0)} · team 1: {_members(view.players, 1)}"
+
+
+def _persons(totals: dict[str, int]) -> str:
+    """``Ana 150 · Ben -50 · Chloe 100``: per-person totals (``trichu``), most points
+    first."""
+    ranked = sorted(totals.items(), key=lambda item: -item[1])
+    return " · ".join(f"{clean(name)} {total}" for name, total in ranked) or "none"
 
 
 def plain(lines: list[list[Seg]]) -> str:
@@ -1250,12 +1377,13 @@ class _Html:
     def __init__(self, view: GameView) -> None:
         self.view = view
         self.names = view.players  # the players of the round being drawn
+        self.state: RoundState | None = None  # the round being drawn
 
     def text(self, s: object) -> str:
         return html.escape(clean(s, TEXT_LIMIT), quote=True)
 
     def who(self, seat: int | None, short: bool = False) -> str:
-        if seat is None or not 0 <= seat < 4:
+        if seat is None or not 0 <= seat < len(self.names):
             return f"seat {seat}"
         name = self.text(self.names[seat])
         shown = name if short else f"{name} ({seat})"
@@ -1351,7 +1479,11 @@ def render_html(view: GameView) -> str:
     if view.seat is not None:
         meta += f" · seen from {h.who(view.seat)}: the other hands are hidden until played"
     out.append(f'<p class="meta">{meta}</p>')
-    teams = (f"team 0: {h.who(0)} + {h.who(2)} · team 1: {h.who(1)} + {h.who(3)}")
+    seats = len(view.players)
+    teams = " · ".join(f"team {t}: " + " + ".join(h.who(s) for s in range(t, seats, 2))
+                       for t in (0, 1))
+    if view.trichu:
+        teams = ", ".join(h.who(s) for s in range(seats)) + h.text(_teams_words(view))
     out.append(f'<p class="meta">Players (seat): {teams}</p>')
     legend = " ".join(h.card(t) for t in ("Aj", "As", "Ap", "Ar", "Mahjong", "Dog", "Phoenix",
                                           "Dragon"))
@@ -1362,9 +1494,9 @@ def render_html(view: GameView) -> str:
         out += [h.note(n, 0, with_line=True) for n in view.before]
         out.append("</section>")
     for v in view.rounds:
-        h.names = v.record.players
+        h.names, h.state = v.record.players, v.record.state
         out += _html_round(h, view, v)
-        h.names = view.players
+        h.names, h.state = view.players, None
     out += _html_footer(h, view)
     out.append("</main></body></html>")
     return "\n".join(out) + "\n"
@@ -1386,14 +1518,15 @@ def _html_entry(h: _Html, e: Entry) -> list[str]:
         if isinstance(ev, RoundStart) and not e.notes:
             return out
         if isinstance(ev, Deal):
-            what = _deal_words(e)
+            what = _deal_words(e, h.state)
             rows = []
-            for s, hand in enumerate(ev.hands[:4]):
+            for s, hand in enumerate(ev.hands[:len(h.names)]):
                 shown = (h.cards(_sorted_tokens(hand).tokens)
-                         if view.seat is None or s == view.seat
+                         if not _hidden(view, h.state, s)
                          else '<span class="meta">' + "".join(
                              '<span class="card back"></span>' for _ in hand) + "</span>")
-                rows.append(f'<div class="hand">{h.who(s)}<span>{shown}</span></div>')
+                rows.append(f'<div class="hand">{h.who(s)}{h.text(_with_mark(h.state, s))}'
+                            f"<span>{shown}</span></div>")
             out.append(f'<tr class="event"><td class="ln">line {e.line}</td><td class="who"></td>'
                        f"<td>{what}{''.join(rows)}</td></tr>")
         else:
@@ -1401,7 +1534,8 @@ def _html_entry(h: _Html, e: Entry) -> list[str]:
             who = h.who(seat) if seat is not None else ""
             out.append(f'<tr class="event" id="{_anchor_line(e)}"><td class="ln">line {e.line}'
                        f'</td><td class="who">{who}</td>'
-                       f"<td>{h.pieces(event_phrase(e, view.seat))}</td></tr>")
+                       f"<td>{h.pieces(event_phrase(e, _viewer(view, h.state, seat)))}</td>"
+                       "</tr>")
         out += [h.note(n, 1) for n in e.notes]
         return out
     for n in e.notes:
@@ -1418,13 +1552,14 @@ def _anchor_line(e: Entry) -> str:
 def _html_hands(h: _Html, hands: list[int], played: int, title: str) -> str:
     view = h.view
     rows = []
-    for s in range(4):
+    for s in range(len(hands)):
         n = hands[s].bit_count()
-        if view.seat is not None and s != view.seat:
+        if _hidden(view, h.state, s):
             shown = "".join('<span class="card back"></span>' for _ in range(n))
         else:
             shown = h.cards(cards(hands[s]).tokens, played)
-        rows.append(f'<div class="hand">{h.who(s)}<span class="n">{n}</span>'
+        rows.append(f'<div class="hand">{h.who(s)}{h.text(_with_mark(h.state, s))}'
+                    f'<span class="n">{n}</span>'
                     f"<span>{shown}</span></div>")
     return f'<aside class="hands"><h4>{title}</h4>{"".join(rows)}</aside>'
 
@@ -1439,7 +1574,9 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
                f"{v.first_line}-{v.last_line} · {status}{score}</span></h2>")
     if rec.players != view.players:  # round_start.players: a substitute or a new seating
         out.append(f'<p class="meta">Players in this round (seat): '
-                   f"{', '.join(h.who(s) for s in range(4))}</p>")
+                   f"{', '.join(h.who(s) for s in range(len(rec.players)))}</p>")
+    if rec.state.dummy >= 0:  # trichu (rules 9.3)
+        out.append(f'<p class="meta">Seating: {h.pieces(seating_phrase(rec.state))}</p>')
     notes = v.notes
     if notes:
         items = []
@@ -1515,11 +1652,12 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
 
 
 def _html_exchange(h: _Html, given: list[dict[int, int]]) -> str:
-    head = "".join(f"<th>to {h.who(s)}</th>" for s in range(4))
+    seats = range(len(given))
+    head = "".join(f"<th>to {h.who(s)}</th>" for s in seats)
     rows = []
-    for giver in range(4):
+    for giver in seats:
         cells = []
-        for to in range(4):
+        for to in seats:
             card = given[giver].get(to)
             cells.append(f"<td>{h.card(TOKENS[card]) if card is not None else ''}</td>")
         rows.append(f"<tr><th>{h.who(giver)} gives</th>{''.join(cells)}</tr>")
@@ -1535,17 +1673,23 @@ def _html_footer(h: _Html, view: GameView) -> list[str]:
         out.append("</section>")
     if view.only_round is None:
         rows = []
-        if view.totals is not None:
+        if view.trichu and view.person_totals is not None:
+            rows.append(f"<tr><th>totals</th><td>{h.text(_persons(view.person_totals))} (each "
+                        "person scores the points of the team it sat in)</td></tr>")
+        elif view.totals is not None and not view.trichu:
             rows.append(f"<tr><th>totals</th><td>team 0 {view.totals[0]} · team 1 "
                         f"{view.totals[1]}</td></tr>")
         else:
             rows.append("<tr><th>totals</th><td>unknown: a round was neither scored nor "
                         "recorded</td></tr>")
+        if view.recorded_persons is not None:
+            rows.append(f"<tr><th>recorded</th><td>{h.text(_persons(view.recorded_persons))} "
+                        "(game_end)</td></tr>")
         if view.recorded_totals is not None:
             r = view.recorded_totals
             rows.append(f"<tr><th>recorded</th><td>team 0 {r[0]} · team 1 {r[1]} "
                         "(game_end)</td></tr>")
-        if view.won_by is not None:
+        if view.won_by is not None and not view.trichu:
             rows.append(f"<tr><th>won by</th><td>team {view.won_by}</td></tr>")
         out.append(f'<section class="block"><h3>Game {h.text(view.game)}</h3>'
                    f'<table class="result grid">{"".join(rows)}</table></section>')

@@ -944,8 +944,9 @@ def replay(
                                  "of the game).", show_default=False),
     ] = None,
     seat: Annotated[
-        int | None, typer.Option("--seat", "-s", min=0, max=3, help="Show the round from this "
-                                 "seat (0-3): the other hands stay hidden until played.",
+        int | None, typer.Option("--seat", "-s", min=0, max=5, help="Show the round from this "
+                                 "seat (0-3; 0-5 for six players): the other hands stay hidden "
+                                 "until played (the open dummy's stays shown).",
                                  show_default=False),
     ] = None,
     output_format: Annotated[

@@ -45,8 +45,8 @@ class LogError(Exception):
 
 
 NOT_YET = ("tientsin", "trichu")
-"""Variants whose games ``check`` replays but the other consumers (datasets, the replay
-view, reports, plots) do not handle yet."""
+"""Variants whose games ``check`` (and the ``replay`` view) read but the other consumers
+(datasets, reports, plots) do not handle yet."""
 
 
 def refuse_variant_game(game: GameState, what: str) -> None:
