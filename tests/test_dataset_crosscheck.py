@@ -450,20 +450,18 @@ def test_tch_read_directly_gives_the_converted_figures(tmp_path: Path) -> None:
 
 
 # An early round_end (L008 at the round_end, rules.md 8 settled readings) leaves
-# its round incomplete by docs/datasets.md, but ingest marks it skipped today.
+# its round incomplete (docs/datasets.md).
 EARLY_ROUND_END = FIXTURES / "L008_round_end_too_early.jsonl"
 
 
 def test_rule_fixtures_skipped_and_incomplete_rounds(tmp_path: Path) -> None:
-    paths = sorted(p for p in FIXTURES.glob("*.jsonl") if p != EARLY_ROUND_END)
+    paths = sorted(FIXTURES.glob("*.jsonl"))
     _crosscheck(paths, tmp_path)
     rows = _independent_rows(paths, [str(p) for p in paths])[0]
     statuses = {row["status"] for row in rows.values()}
     assert statuses == {"scored", "skipped", "incomplete"}
 
 
-@pytest.mark.xfail(strict=True, reason="ingest marks a round closed by an early "
-                   "round_end 'skipped'; docs/datasets.md says 'incomplete' (L008)")
 def test_round_closed_by_an_early_round_end_is_incomplete(tmp_path: Path) -> None:
     _crosscheck([EARLY_ROUND_END], tmp_path)
 

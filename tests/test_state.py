@@ -21,6 +21,9 @@ from tichu_analyze.record import Recorder
 from tichu_analyze.replay import Replay
 from tichu_analyze.simulate import simulate
 from tichu_analyze.state import (
+    STATUS_INCOMPLETE,
+    STATUS_SCORED,
+    STATUS_SKIPPED,
     GameState,
     Phase,
     RoundState,
@@ -242,3 +245,15 @@ def test_a_plain_visitor_gets_no_steps_but_the_same_state(tmp_path: Path) -> Non
         assert sum(rec.state.tricks_won) == sum(1 for t in rec.tricks if not t.dog)
         assert rec.state.dragon_gifts == [(t.winner, t.taken_by) for t in rec.tricks
                                           if t.dragon]
+
+
+def test_a_round_closed_by_an_early_round_end_is_incomplete_not_skipped() -> None:
+    """L008 at the round_end: the rest of the round is skipped, but the round is
+    incomplete (a fatal diagnostic alone makes a round skipped)."""
+    rec = Recorder()
+    replay_file(RULES / "L008_round_end_too_early.jsonl", rec)
+    assert [(r.round, r.status, r.state.ended_early) for r in rec.rounds] == [
+        (1, STATUS_INCOMPLETE, True), (2, STATUS_SCORED, False)]
+    rec = Recorder()
+    replay_file(RULES / "P001_card_given_away.jsonl", rec)
+    assert STATUS_SKIPPED in {r.status for r in rec.rounds}

@@ -74,7 +74,6 @@ from .cards import (
     RANK_MASK,
     RANK_TOKENS,
     TOKENS,
-    tokens_of,
 )
 from .combos import Combo, Kind, bombs_in
 from .diagnostics import Diagnostic
@@ -304,6 +303,22 @@ _AS_TUPLE: dict[str, Callable[[Row], tuple[Any, ...]]] = {
     t: itemgetter(*names) for t, names in _NAMES.items()}  # a row's values in column order
 
 
+_STRUCTS: dict[str, pa.StructType] = {t: pa.struct(list(schema)) for t, schema in SCHEMAS.items()}
+
+
+_DICTIONARY: dict[str, list[str]] = {
+    t: [f.name for f in schema if f.type in (_S, _LIST)] for t, schema in SCHEMAS.items()}
+"""The columns written with dictionary encoding: the strings (numbers and booleans are
+written plain, which is faster and as small once compressed)."""
+
+
+def _table(table: str, rows: list[tuple[Any, ...]]) -> pa.Table:
+    """The Arrow table of ``rows`` of ``table``, each a tuple of its values in column order
+    (converted in one pass, as a struct array: no transposing in Python)."""
+    batch = pa.RecordBatch.from_struct_array(pa.array(rows, type=_STRUCTS[table]))
+    return pa.Table.from_arrays(batch.columns, schema=SCHEMAS[table])
+
+
 def polars_schema(table: str) -> pl.Schema:
     """The polars schema the ``table`` reads back as."""
     import polars as pl
@@ -374,6 +389,25 @@ def _rank_token(rank: int | None) -> str | None:
     return RANK_TOKENS.get(rank) if rank is not None else None
 
 
+_BYTE_TOKENS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(TOKENS[8 * i + b] for b in range(8) if value >> b & 1 and 8 * i + b < len(TOKENS))
+          for value in range(256))
+    for i in range(7))  # [byte i of a mask][its value]: the tokens of its cards, in order
+
+
+def _tokens(mask: int) -> list[str]:
+    """:func:`~tichu_analyze.cards.tokens_of`, a byte of the mask at a time."""
+    out: list[str] = []
+    for table in _BYTE_TOKENS:
+        if not mask:
+            break
+        value = mask & 255
+        if value:
+            out.extend(table[value])
+        mask >>= 8
+    return out
+
+
 def _mask(tokens: Iterable[str]) -> int:
     m = 0
     for t in tokens:
@@ -386,6 +420,7 @@ def _mask(tokens: Iterable[str]) -> int:
 
 _NORMALS = sum(BIT[c] for c in range(2, 54))
 _RANK_STARTS = sum(BIT[2 + 4 * i] for i in range(13))
+_MAHJONG_BIT = BIT[MAHJONG]
 
 
 def max_disjoint_bombs(hand: int) -> int:
@@ -409,21 +444,48 @@ def max_disjoint_bombs(hand: int) -> int:
     return best(0, 0)
 
 
+_NIBBLES = sum(1 << 4 * k for k in range(14))  # bit 0 of nibbles 0..13
+_PAIRS = _NIBBLES * 0x5
+_QUADS = _NIBBLES * 0x3
+_RANKS_ONLY = _NIBBLES ^ 1  # nibbles 1..13: ranks 2..A
+
+
 def count_singles(hand: int) -> int:
     """Normal ranks 2..A of which ``hand`` holds exactly one card, not counting those inside a
     run of 5 or more consecutive ranks that the hand holds (the Mahjong counting as rank 1,
     the Phoenix as nothing)."""
-    present = (hand >> MAHJONG & 1) << 1  # bit r: the hand holds rank r
-    once = 0  # bit r: the hand holds exactly one card of rank r
-    for r in range(2, ACE + 1):
-        n = (hand & RANK_MASK[r]).bit_count()
-        if n:
-            present |= 1 << r
-            if n == 1:
-                once |= 1 << r
-    starts = present & present >> 1 & present >> 2 & present >> 3 & present >> 4
-    in_runs = starts | starts << 1 | starts << 2 | starts << 3 | starts << 4
+    # nibble r - 1 of x: the cards of rank r (the Mahjong alone in nibble 0)
+    x = (hand >> 2 & (1 << 52) - 1) << 4 | hand >> MAHJONG & 1
+    n = x - (x >> 1 & _PAIRS)
+    n = (n & _QUADS) + (n >> 2 & _QUADS)  # each nibble: how many cards of its rank
+    present = (n | n >> 1 | n >> 2) & _NIBBLES
+    once = n & ~(n >> 1) & ~(n >> 2) & _RANKS_ONLY
+    starts = present & present >> 4 & present >> 8 & present >> 12 & present >> 16
+    in_runs = starts | starts << 4 | starts << 8 | starts << 12 | starts << 16
     return (once & ~in_runs).bit_count()
+
+
+_FEATURE_NAMES = tuple(name for name, _, _ in _HAND_FEATURES)
+_NO_HAND: tuple[None, ...] = (None,) * len(_HAND_FEATURES)
+_DRAGON_BIT, _PHOENIX_BIT, _DOG_BIT = BIT[DRAGON], BIT[PHOENIX], BIT[DOG]
+_ACES, _KINGS = RANK_MASK[ACE], RANK_MASK[13]
+
+
+def _hand_values(hand: int) -> tuple[Any, ...]:
+    """The values of :func:`hand_features`, in the order of its keys."""
+    if not hand:
+        return _NO_HAND
+    dragon = hand & _DRAGON_BIT != 0
+    phoenix = hand & _PHOENIX_BIT != 0
+    dog = hand & _DOG_BIT != 0
+    aces = (hand & _ACES).bit_count()
+    kings = (hand & _KINGS).bit_count()
+    bombs = max_disjoint_bombs(hand)
+    singles = count_singles(hand)
+    strength = (3.0 * dragon + 2.5 * phoenix - 1.0 * dog + 1.5 * aces + 0.5 * kings
+                + 3.0 * bombs - 0.3 * singles)
+    return (_tokens(hand), dragon, phoenix, hand & _MAHJONG_BIT != 0, dog, aces, bombs,
+            singles, round(strength, 1))
 
 
 def hand_features(hand: int) -> Row:
@@ -431,31 +493,89 @@ def hand_features(hand: int) -> Row:
     empty mask (the hand was never dealt). ``strength`` is
     ``3 dragon + 2.5 phoenix - 1 dog + 1.5 aces + 0.5 kings + 3 bombs - 0.3 singles``,
     rounded to one decimal."""
-    if not hand:
-        return {name: None for name, _, _ in _HAND_FEATURES}
-    dragon = bool(hand & BIT[DRAGON])
-    phoenix = bool(hand & BIT[PHOENIX])
-    dog = bool(hand & BIT[DOG])
-    aces = (hand & RANK_MASK[ACE]).bit_count()
-    kings = (hand & RANK_MASK[13]).bit_count()
-    bombs = max_disjoint_bombs(hand)
-    singles = count_singles(hand)
-    strength = (3.0 * dragon + 2.5 * phoenix - 1.0 * dog + 1.5 * aces + 0.5 * kings
-                + 3.0 * bombs - 0.3 * singles)
-    return {
-        "cards": tokens_of(hand),
-        "dragon": dragon,
-        "phoenix": phoenix,
-        "mahjong": bool(hand & BIT[MAHJONG]),
-        "dog": dog,
-        "aces": aces,
-        "bombs": bombs,
-        "singles": singles,
-        "strength": round(strength, 1),
-    }
+    return dict(zip(_FEATURE_NAMES, _hand_values(hand), strict=True))
 
 
 # ------------------------------------------------------------------------ row builders
+
+
+_NO_VALUES: list[Any] = []  # the empty list of a pass's cards and of an event without codes
+_PLAYED: dict[int, list[str]] = {}  # the token lists of cards played, shared by their rows
+_FIRST_BOMB = Kind.FOUR_OF_A_KIND
+
+
+def _play_values(file: str, game: str, number: int, players: list[str], wished: int | None,
+                 wisher: int, step: Step, previous_ts: float | None) -> tuple[Any, ...] | None:
+    """The values of a ``plays`` row in column order (:func:`play_row` names them); None
+    for an event that is neither a play nor a pass. ``wished``, ``wisher``: the round's
+    wish as it stands after the step. Empty lists are shared: never change them."""
+    ev = step.event
+    kind = type(ev)
+    applied = not step.skipped
+    combo = step.combo
+    if kind is Pass:
+        action = "pass"
+        cards: list[str] = _NO_VALUES
+        length: int | None = None
+    elif kind is Play:
+        action = "play"
+        if not applied:
+            cards = list(ev.cards)  # type: ignore[union-attr]
+        else:
+            mask = combo.cards if combo is not None else _mask(ev.cards)  # type: ignore[union-attr]
+            cards = _PLAYED.get(mask)  # type: ignore[assignment]
+            if cards is None:
+                if len(_PLAYED) >= 1 << 14:
+                    _PLAYED.clear()
+                cards = _PLAYED[mask] = _tokens(mask)
+        length = len(cards)
+        if length > 127:
+            length = None
+    else:
+        return None
+    seat: int = ev.seat  # type: ignore[union-attr]
+    if combo is not None:
+        combo_kind: str | None = _KIND_NAMES[combo.kind]
+        rank: float | None = float(combo.rank)
+        phoenix = combo.phoenix
+        phoenix_token = RANK_TOKENS.get(phoenix) if phoenix is not None else None
+        bomb = combo.kind >= _FIRST_BOMB
+        wish_made = (RANK_TOKENS.get(wished) if wished is not None and seat == wisher
+                     and combo.cards & _MAHJONG_BIT else None)
+    else:
+        combo_kind = rank = phoenix_token = wish_made = None
+        bomb = False
+    top = step.top
+    if top is not None:
+        top_combo: str | None = _KIND_NAMES[top.kind]
+        top_rank: float | None = float(top.rank)
+        top_length: int | None = top.length
+    else:
+        top_combo = top_rank = top_length = None
+    top_seat = step.top_seat
+    wish_open = step.wish_open
+    ts = ev.ts
+    diagnostics = step.diagnostics
+    return (
+        file, game, number, step.trick, step.index, step.line, ts,
+        seat, seat & 1, players[(seat + 2) & 3], players[seat],
+        action, applied, cards, combo_kind, rank, length, phoenix_token, bomb,
+        step.out_of_turn, step.lead,
+        top_combo, top_rank, top_length, top_seat,
+        players[top_seat] if top_seat is not None else None,
+        RANK_TOKENS.get(wish_open) if wish_open is not None else None,
+        wish_made, step.wish_fulfilled,
+        step.cards_left if applied else None, step.went_out,
+        step.trick_points if applied else None,
+        False,
+        ts - previous_ts if ts is not None and previous_ts is not None else None,
+        [d.code for d in diagnostics] if diagnostics else _NO_VALUES,
+    )
+
+
+_PLAY_NAMES = _NAMES["plays"]
+_WINS_TRICK = _PLAY_NAMES.index("wins_trick")
+_SEAT = _PLAY_NAMES.index("seat")
 
 
 def play_row(game: GameState, rnd: RoundState, step: Step,
@@ -465,67 +585,21 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
     trick is taken).
     ``previous_ts``: the ts of the game's previous event in the round; ``file``: the
     file column's value (default: the game's file, made valid UTF-8)."""
-    ev = step.event
-    kind = type(ev)
-    if kind is not Play and kind is not Pass:
+    values = _play_values(_text(game.file) if file is None else file, game.id, rnd.number,
+                          rnd.players, rnd.wished, rnd.wisher, step, previous_ts)
+    if values is None:
         return None
-    assert isinstance(ev, Play | Pass)
-    players = rnd.players
-    seat = ev.seat
-    applied = not step.skipped
-    combo = step.combo
-    cards: list[str] = []
-    length: int | None = None
-    if kind is Play:
-        assert isinstance(ev, Play)
-        if not applied:
-            cards = list(ev.cards)
-        else:
-            cards = tokens_of(combo.cards if combo is not None else _mask(ev.cards))
-        length = _fit(len(cards), 8)
-    top = step.top
-    top_seat = step.top_seat
-    ts = ev.ts
-    return {
-        "file": _text(game.file) if file is None else file,
-        "game": game.id,
-        "round": rnd.number,
-        "trick": step.trick,
-        "event_index": step.index,
-        "line": step.line,
-        "ts": ts,
-        "seat": seat,
-        "team": seat & 1,
-        "partner": players[(seat + 2) & 3],
-        "player": players[seat],
-        "action": "play" if kind is Play else "pass",
-        "applied": applied,
-        "cards": cards,
-        "combo": _kind(combo),
-        "rank": float(combo.rank) if combo is not None else None,
-        "length": length,
-        "phoenix": _rank_token(combo.phoenix) if combo is not None else None,
-        "bomb": combo is not None and combo.is_bomb,
-        "out_of_turn": step.out_of_turn,
-        "lead": step.lead,
-        "top_combo": _kind(top),
-        "top_rank": float(top.rank) if top is not None else None,
-        "top_length": top.length if top is not None else None,
-        "top_seat": top_seat,
-        "top_player": players[top_seat] if top_seat is not None else None,
-        "wish_open": _rank_token(step.wish_open),
-        "wish_made": _rank_token(rnd.wished) if (
-            seat == rnd.wisher and combo is not None and combo.cards & BIT[MAHJONG]
-        ) else None,
-        "wish_fulfilled": step.wish_fulfilled,
-        "cards_left": step.cards_left if applied else None,
-        "went_out": step.went_out,
-        "trick_points": step.trick_points if applied else None,
-        "wins_trick": False,
-        "seconds_since_previous": (
-            ts - previous_ts if ts is not None and previous_ts is not None else None),
-        "codes": [d.code for d in step.diagnostics],
-    }
+    row = dict(zip(_PLAY_NAMES, values, strict=True))
+    row["cards"] = list(row["cards"])  # the row's own lists
+    row["codes"] = list(row["codes"])
+    return row
+
+
+_ROUND_NAMES = _NAMES["rounds"]
+
+
+def _card_token(card: int | None) -> str | None:
+    return TOKENS[card] if card is not None else None
 
 
 def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
@@ -540,69 +614,53 @@ def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
     winners = order[0] & 1 if order else None
     score = rnd.score if scored else None
     recorded = rnd.recorded_score
-    exchanged = rnd.exchanged_hands()
-    features = [
-        {prefix: hand_features(masks[s]) for prefix, masks in
-         (("h8", rnd.dealt8), ("h14", rnd.dealt), ("hx", exchanged))}
-        for s in range(4)
-    ]
-    given = [dict(x or {}) for x in rnd.exchanges] if all(
+    hands = (rnd.dealt8, rnd.dealt, rnd.exchanged_hands())
+    given = [x or {} for x in rnd.exchanges] if all(
         x is not None for x in rnd.exchanges) else [{} for _ in rnd.exchanges]
     gifts_given = Counter(w for w, _ in rnd.dragon_gifts)
     gifts_received = Counter(to for _, to in rnd.dragon_gifts)
-    wisher = rnd.wisher if rnd.wished is not None else None
+    wished = rnd.wished
+    wisher = rnd.wisher if wished is not None else None
+    fulfilled_by = rnd.wish_fulfilled_by
+    pile_points = result.pile_points if scored and result is not None else None
     file = _text(game.file)
+    number, line = _fit(rnd.number, 32), _fit(rnd.line, 32)
     rows: list[Row] = []
     for seat in range(4):
         team = seat & 1
         call = rnd.calls[seat]
-        call_line = rnd.call_lines[seat]
-        row: Row = {
-            "file": file,
-            "game": game.id,
-            "round": _fit(rnd.number, 32),
-            "line": _fit(rnd.line, 32),
-            "status": status,
-            "seat": seat,
-            "team": team,
-            "partner": players[(seat + 2) & 3],
-            "player": players[seat],
-            "call": call,
-            "call_line": _fit(call_line, 32) if call is not None else None,
-            "call_success": (order[0] == seat) if call is not None and order else None,
-            "finish_position": position.get(seat),
-            "first_out": (order[0] == seat) if order else None,
-            "double_victory_for": (dv and winners == team) if order else None,
-            "double_victory_against": (dv and winners != team) if order else None,
-            "card_points": result.pile_points[seat] if scored and result else None,
-            "team_card_points": result.card_points[team] if scored and result else None,
-            "team_call_points": result.call_points[team] if scored and result else None,
-            "team_score": score[team] if score is not None else None,
-            "opponent_score": score[1 - team] if score is not None else None,
-            "recorded_team_score": _fit(recorded[team], 32) if recorded is not None else None,
-            "recorded_opponent_score": (_fit(recorded[1 - team], 32)
-                                        if recorded is not None else None),
-        }
-        for prefix, feats in features[seat].items():
-            for name, value in feats.items():
-                row[f"{prefix}_{name}"] = value
-        for side, other in (("left", (seat + 1) & 3), ("partner", (seat + 2) & 3),
-                            ("right", (seat + 3) & 3)):
-            gave = given[seat].get(other)
-            got = given[other].get(seat)
-            row[f"gave_to_{side}"] = TOKENS[gave] if gave is not None else None
-            row[f"got_from_{side}"] = TOKENS[got] if got is not None else None
-        row.update({
-            "dragon_gifts_given": _fit(gifts_given[seat], 8),
-            "dragon_gifts_received": _fit(gifts_received[seat], 8),
-            "tricks_won": _fit(rnd.tricks_won[seat], 8),
-            "bombs_played": _fit(rnd.bombs[seat], 8),
-            "wish_made": _rank_token(rnd.wished) if wisher == seat else None,
-            "wish_fulfilled": (rnd.wish_fulfilled_by is not None) if wisher == seat else None,
-            "fulfilled_wish": ((rnd.wish_fulfilled_by == seat) if rnd.wished is not None
-                               else None),
-        })
-        rows.append(row)
+        left, partner, right = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
+        gives = given[seat]
+        values: list[Any] = [
+            file, game.id, number, line, status, seat, team, players[partner], players[seat],
+            call,
+            _fit(rnd.call_lines[seat], 32) if call is not None else None,
+            (order[0] == seat) if call is not None and order else None,
+            position.get(seat),
+            (order[0] == seat) if order else None,
+            (dv and winners == team) if order else None,
+            (dv and winners != team) if order else None,
+            pile_points[seat] if pile_points is not None else None,
+            result.card_points[team] if scored and result else None,
+            result.call_points[team] if scored and result else None,
+            score[team] if score is not None else None,
+            score[1 - team] if score is not None else None,
+            _fit(recorded[team], 32) if recorded is not None else None,
+            _fit(recorded[1 - team], 32) if recorded is not None else None,
+        ]
+        for masks in hands:
+            values.extend(_hand_values(masks[seat]))
+        values += (
+            _card_token(gives.get(left)), _card_token(gives.get(partner)),
+            _card_token(gives.get(right)), _card_token(given[left].get(seat)),
+            _card_token(given[partner].get(seat)), _card_token(given[right].get(seat)),
+            _fit(gifts_given[seat], 8), _fit(gifts_received[seat], 8),
+            _fit(rnd.tricks_won[seat], 8), _fit(rnd.bombs[seat], 8),
+            _rank_token(wished) if wisher == seat else None,
+            (fulfilled_by is not None) if wisher == seat else None,
+            (fulfilled_by == seat) if wished is not None else None,
+        )
+        rows.append(dict(zip(_ROUND_NAMES, values, strict=True)))
     return rows
 
 
@@ -837,7 +895,7 @@ class DatasetWriter:
         self._previous: dict[str, Any] | None = None
         self._run = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:8]
         self._names = _PartitionNames()
-        self._buffers: dict[tuple[str, str], list[tuple[Any, ...]]] = {}
+        self._buffers: dict[tuple[str, str], list[tuple[Any, ...]]] = {}  # rows as tuples
         self._counts: Counter[tuple[str, str]] = Counter()
         self._buffered = 0
         self._writers: OrderedDict[tuple[str, str], pq.ParquetWriter] = OrderedDict()
@@ -1013,6 +1071,24 @@ class DatasetWriter:
         if self._buffered >= self.batch_rows:
             self._flush(self.batch_rows // 2)
 
+    def add_values(self, table: str, player: str | None,
+                   rows: Sequence[tuple[Any, ...]]) -> None:
+        """Buffer ``rows`` of ``table``, all of them ``player``'s, each given as the tuple of
+        its values in column order (the fast way of :meth:`add`)."""
+        if not self.active:
+            raise RuntimeError("the dataset writer is not open")
+        key = (table, self._names.dir_for(player))
+        buffer = self._buffers.get(key)
+        if buffer is None:
+            buffer = self._buffers[key] = []
+        buffer.extend(rows)
+        n = len(rows)
+        self._counts[key] += n
+        self.rows[table] += n
+        self._buffered += n
+        if self._buffered >= self.batch_rows:
+            self._flush(self.batch_rows // 2)
+
     def _flush(self, keep: int = 0) -> None:
         """Write the largest buffers until at most ``keep`` rows are buffered."""
         for key, _ in sorted(self._counts.items(), key=lambda kv: -kv[1]):
@@ -1021,14 +1097,9 @@ class DatasetWriter:
             self._write(key)
 
     def _write(self, key: tuple[str, str]) -> None:
-        schema = SCHEMAS[key[0]]
         rows = self._buffers.pop(key)
         self._buffered -= self._counts.pop(key)
-        columns = zip(*rows, strict=True)
-        batch = pa.Table.from_arrays(
-            [pa.array(values, type=f.type) for values, f in zip(columns, schema, strict=True)],
-            schema=schema)
-        self._writer(key).write_table(batch)
+        self._writer(key).write_table(_table(key[0], rows))
 
     def _writer(self, key: tuple[str, str]) -> pq.ParquetWriter:
         writer = self._writers.get(key)
@@ -1044,7 +1115,8 @@ class DatasetWriter:
         folder.mkdir(parents=True, exist_ok=True)
         self.files += 1
         path = folder / f"part-{self._run}-{self.files:05d}.parquet"
-        writer = pq.ParquetWriter(path, SCHEMAS[table], compression="zstd")
+        writer = pq.ParquetWriter(path, SCHEMAS[table], compression="zstd",
+                                  use_dictionary=_DICTIONARY[table])
         self._writers[key] = writer
         return writer
 
@@ -1277,9 +1349,10 @@ class _WriteFailed(Exception):
 def fewer_full_collections() -> Iterator[None]:
     """The buffered rows are many long-lived objects that the garbage collector would scan
     again and again in full collections (a fifth of the run time); make those rarer while
-    ingesting."""
+    ingesting, and the young collections too (the replay and the rows allocate objects
+    by the million, few of them in cycles: about 7% of the run time)."""
     young, middle, old = gc.get_threshold()
-    gc.set_threshold(young, middle, max(old, 1000))
+    gc.set_threshold(max(young, 100_000), middle, max(old, 1000))
     try:
         yield
     finally:
@@ -1366,11 +1439,15 @@ def ingest(
 class _OpenRound:
     """What :class:`DatasetVisitor` holds of a round until it is closed."""
 
-    __slots__ = ("file", "plays", "previous_ts", "winning")
+    __slots__ = ("file", "number", "players", "plays", "played", "previous_ts", "winning")
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, rnd: RoundState) -> None:
         self.file = file  # the file column's value
-        self.plays: list[tuple[Row, Combo | None]] = []
+        self.number = rnd.number
+        self.players = rnd.players
+        self.plays: list[list[tuple[Any, ...]]] = [[] for _ in range(rnd.seats)]  # by seat
+        self.played: list[tuple[int, int, Combo]] = []  # (seat, index in plays[seat], combo)
+        # of every play with a combination
         self.previous_ts: float | None = None
         self.winning: set[int] = set()  # ids of the combinations that took a trick
 
@@ -1380,7 +1457,10 @@ class DatasetVisitor(Visitor):
     pass (streamed; ``wins_trick`` set when the trick is taken), the ``rounds`` rows when
     a round is closed, the ``games`` rows when a game ends, a ``violations`` row per
     diagnostic (also handed to ``report``). Each round is credited to the players who
-    played it (``round_start.players``)."""
+    played it (``round_start.players``).
+
+    The rows go to ``writer.add_values(table, player, rows)``: one player's rows, each
+    as its values in column order (:meth:`DatasetWriter.add_values`)."""
 
     def __init__(self, writer: DatasetWriter | _RowSink,
                  report: Callable[[Diagnostic], None] | None = None) -> None:
@@ -1393,7 +1473,7 @@ class DatasetVisitor(Visitor):
         refuse_variant_game(game, "ingest")  # six seats, the dummy: not in the tables yet
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
-        self._rounds[game.id] = _OpenRound(_text(game.file))
+        self._rounds[game.id] = _OpenRound(_text(game.file), rnd)
         seated = self._seated.setdefault(game.id, {})
         for seat, name in enumerate(rnd.players):
             rounds, partner = seated.get((seat, name), (0, rnd.players[(seat + 2) & 3]))
@@ -1404,10 +1484,16 @@ class DatasetVisitor(Visitor):
         if open_round is None:
             return
         ev = step.event
-        if type(ev) is Play or type(ev) is Pass:
-            row = play_row(game, rnd, step, open_round.previous_ts, open_round.file)
+        kind = type(ev)
+        if kind is Play or kind is Pass:
+            row = _play_values(open_round.file, game.id, open_round.number, open_round.players,
+                               rnd.wished, rnd.wisher, step, open_round.previous_ts)
             if row is not None:
-                open_round.plays.append((row, step.combo))
+                rows = open_round.plays[row[_SEAT]]
+                combo = step.combo
+                if combo is not None:
+                    open_round.played.append((row[_SEAT], len(rows), combo))
+                rows.append(row)
         open_round.previous_ts = ev.ts
 
     def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:
@@ -1417,17 +1503,24 @@ class DatasetVisitor(Visitor):
 
     def end_round(self, game: GameState, rnd: RoundState) -> None:
         open_round = self._rounds.pop(game.id, None)
-        if not self.writer.active:
+        writer = self.writer
+        if not writer.active:
             return
-        plays: list[Row] = []
-        if open_round is not None:
-            winning = open_round.winning
-            for row, combo in open_round.plays:
-                row["wins_trick"] = combo is not None and id(combo) in winning
-                plays.append(row)
         with _writing():
-            self.writer.add("plays", plays)
-            self.writer.add("rounds", round_rows(game, rnd))
+            if open_round is not None:
+                winning = open_round.winning
+                plays = open_round.plays
+                if winning:
+                    for seat, i, combo in open_round.played:
+                        if id(combo) in winning:
+                            won = plays[seat][i]
+                            plays[seat][i] = (*won[:_WINS_TRICK], True, *won[_WINS_TRICK + 1:])
+                for seat, rows in enumerate(plays):
+                    if rows:
+                        writer.add_values("plays", open_round.players[seat], rows)
+            values = _AS_TUPLE["rounds"]
+            for row in round_rows(game, rnd):
+                writer.add_values("rounds", row["player"], (values(row),))
 
     def end_game(self, game: GameState) -> None:
         seated = self._seated.pop(game.id, None)
@@ -1451,6 +1544,11 @@ class _RowSink:
 
     def __init__(self, add: Callable[[str, Sequence[Row]], None]) -> None:
         self.add = add
+
+    def add_values(self, table: str, player: str | None,
+                   rows: Sequence[tuple[Any, ...]]) -> None:
+        names = _NAMES[table]
+        self.add(table, [dict(zip(names, values, strict=True)) for values in rows])
 
 
 def replay_rows(

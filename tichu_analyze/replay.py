@@ -1203,6 +1203,7 @@ class Replay:
         if rnd.phase < Phase.OVER:
             self._incomplete(game, rnd, "round_end is recorded")
             rnd.phase = Phase.SKIPPED
+            rnd.ended_early = True
             self._count_recorded(game, rnd, ev)
             return 0
         rnd.recorded_score = ev.score

@@ -318,7 +318,9 @@ class RoundState:
     * ``dragon_due`` (the round ended on a Dragon trick still to be given),
       ``result`` (a :class:`RoundScore` once the rules ended the round), ``score``,
       ``recorded_score`` and ``recorded_finish`` (what ``round_end`` recorded),
-      ``round_end_seen``, ``penalty`` (per team, the ``wish-penalty-200`` variant).
+      ``round_end_seen``, ``penalty`` (per team, the ``wish-penalty-200`` variant),
+      ``ended_early`` (a ``round_end`` came before the rules ended the round: L008, the
+      rest of the round is skipped and the round is incomplete).
     """
 
     __slots__ = (
@@ -370,6 +372,7 @@ class RoundState:
         "receivers",
         "first_deal",
         "dog_leads",
+        "ended_early",
     )
 
     def __init__(self, number: int, players: list[str], line: int = 0,
@@ -426,6 +429,7 @@ class RoundState:
         self.receivers = tuple(receivers(s, seats, variants) for s in range(seats))
         self.first_deal = 6 if seats == 6 else 8
         self.dog_leads = 0  # after the Dog: the seats (bits) that may lead (rules 5.2, 9.2)
+        self.ended_early = False  # an early round_end closed it (L008): incomplete
 
     # ------------------------------------------------------------ the turn
 
@@ -465,8 +469,9 @@ class RoundState:
 
     @property
     def status(self) -> str:
-        """``scored``, ``skipped`` (after a fatal diagnostic) or ``incomplete``."""
-        if self.phase == Phase.SKIPPED:
+        """``scored``, ``skipped`` (after a fatal diagnostic, or an unreadable deal or
+        exchange) or ``incomplete`` (left unfinished, an early ``round_end`` included)."""
+        if self.phase == Phase.SKIPPED and not self.ended_early:
             return STATUS_SKIPPED
         return STATUS_SCORED if self.score is not None else STATUS_INCOMPLETE
 

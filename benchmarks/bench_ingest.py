@@ -1,0 +1,155 @@
+"""Benchmark of `ingest` against `check` on one core: events/s, their ratio, peak memory.
+
+    python benchmarks/bench_ingest.py [--games 400] [--repeat 3] [--baseline PYTHON]
+
+Writes a corpus of simulated games (benchmarks/corpus/, shared with bench_check.py)
+and measures in this one run, pinned to one core, in CPU seconds (best of
+``--repeat``):
+
+* check: the full replay with every rule checked, diagnostics discarded;
+* steps: the same replay for a visitor that takes every step and does nothing with it
+  (what the replay costs a dataset before any row is built: an upper bound of ingest);
+* ingest: the same file replayed into a dataset (four tables, written and committed),
+  serially in this process;
+* the ratio ingest / check of their events/s;
+* the peak memory (max RSS) of `ingest` in a fresh process on the corpus and on one
+  four times larger, to show that it does not grow with the input.
+
+``--baseline PYTHON`` measures the same with another installation of tichu-analyze
+(for example ``/work/main/.venv/bin/python``, or a venv of an older checkout) in the
+same run, on the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bench_check import corpus  # the same folder: run as a script
+
+HERE = Path(__file__).parent
+
+_PEAK = """
+import resource, sys, tempfile
+from pathlib import Path
+from tichu_analyze.datasets import ingest
+with tempfile.TemporaryDirectory() as d:
+    ingest([Path(sys.argv[1])], Path(d) / "ds")
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def one_core() -> None:
+    """Run this process (and its threads) on one core."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+
+
+def best_of(repeat: int, fn: Callable[[], object]) -> float:
+    """The least CPU time of ``repeat`` runs of ``fn``."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t)
+    return best
+
+
+def measure(path: Path, repeat: int) -> dict[str, float]:
+    """check and ingest on ``path`` in this process: events and CPU seconds."""
+    from tichu_analyze.datasets import ingest
+    from tichu_analyze.logfile import replay_file
+    from tichu_analyze.visitor import DiagnosticVisitor, Visitor
+
+    class Steps(Visitor):
+        def visit_event(self, game: object, rnd: object, step: object) -> None:
+            pass
+
+    one_core()
+    events = 0
+
+    def check() -> None:
+        nonlocal events
+        events = replay_file(path, DiagnosticVisitor(lambda d: None)).events
+
+    def ingest_once() -> None:
+        with tempfile.TemporaryDirectory(dir=HERE / "corpus") as d:
+            ingest([path], Path(d) / "ds")
+
+    check_s = best_of(repeat, check)
+    steps_s = best_of(repeat, lambda: replay_file(path, Steps()))
+    ingest_s = best_of(repeat, ingest_once)
+    return {"events": events, "check_s": check_s, "steps_s": steps_s, "ingest_s": ingest_s}
+
+
+def peak_memory_mib(python: str, path: Path) -> float:
+    """Max RSS of a fresh process of ``python`` that ingests ``path``."""
+    out = subprocess.run([python, "-c", _PEAK, str(path)], check=True, capture_output=True,
+                         text=True, cwd=tempfile.gettempdir()).stdout
+    return int(out.strip().splitlines()[-1]) / 1024
+
+
+def run(python: str, path: Path, repeat: int) -> dict[str, float]:
+    """:func:`measure` under ``python`` (another installation) in a fresh process."""
+    out = subprocess.run([python, __file__, "--measure", str(path), "--repeat", str(repeat)],
+                         check=True, capture_output=True, text=True,
+                         cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONPATH": str(HERE)})
+    figures: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def report(name: str, r: dict[str, float], mem: tuple[float, float], games: int) -> None:
+    check_rate, ingest_rate = r["events"] / r["check_s"], r["events"] / r["ingest_s"]
+    print(f"{name}:")
+    print(f"  check    {check_rate:>10,.0f} events/s  ({r['check_s']:.2f} s CPU)")
+    if "steps_s" in r:
+        steps_rate = r["events"] / r["steps_s"]
+        print(f"  steps    {steps_rate:>10,.0f} events/s  ({r['steps_s']:.2f} s CPU)"
+              f"  ({steps_rate / check_rate:.2f} of check: the bound of ingest)")
+    print(f"  ingest   {ingest_rate:>10,.0f} events/s  ({r['ingest_s']:.2f} s CPU)")
+    print(f"  ingest / check = {ingest_rate / check_rate:.2f}")
+    print(f"  peak memory of ingest: {mem[0]:.0f} MiB on {games} games, "
+          f"{mem[1]:.0f} MiB on {games * 4} games")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=400, help="games in the corpus")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best kept)")
+    ap.add_argument("--baseline", metavar="PYTHON",
+                    help="also measure the tichu-analyze installed for this interpreter")
+    ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.measure is not None:  # a baseline run: print the figures as JSON
+        print(json.dumps(measure(args.measure, args.repeat)))
+        return
+
+    path, big = corpus(args.games), corpus(args.games * 4)
+    size = path.stat().st_size
+    import tichu_analyze.replay
+
+    build = ("compiled with mypyc" if tichu_analyze.replay.__file__.endswith(".so")
+             else "pure Python")
+    print(f"tichu_analyze: {build}; Python {sys.version.split()[0]}; one core, CPU time")
+    here = measure(path, args.repeat)
+    print(f"corpus: {args.games} simulated games, {here['events']:,} events, "
+          f"{size / 2**20:.1f} MiB")
+    report("this installation", here, (peak_memory_mib(sys.executable, path),
+                                       peak_memory_mib(sys.executable, big)), args.games)
+    if args.baseline:
+        base = run(args.baseline, path, args.repeat)
+        report(f"baseline ({args.baseline})", base,
+               (peak_memory_mib(args.baseline, path), peak_memory_mib(args.baseline, big)),
+               args.games)
+        print(f"ingest speed-up over the baseline = {base['ingest_s'] / here['ingest_s']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
