@@ -116,10 +116,13 @@ def test_leftovers_of_killed_runs_are_removed_by_the_next_run(tmp_path: Path,
     stale = tmp_path / ".ds.tmp-99999-0123abcd"
     (stale / "plays").mkdir(parents=True)
     (stale / "plays" / "big.parquet").write_bytes(b"x" * 1000)
+    staged = tmp_path / ".ds.staging-0123abcdef01"  # a parallel ingest's parts
+    (staged / "a1").mkdir(parents=True)
+    (staged / "a1" / "rounds-3.parquet").write_bytes(b"x" * 1000)
     other = tmp_path / ".other.tmp-99999-0123abcd"  # another dataset's: kept
     other.mkdir()
     assert ingest([logs[1]], ds, append=True).written
-    assert not stale.exists() and other.exists()
+    assert not stale.exists() and not staged.exists() and other.exists()
 
 
 def test_a_swap_interrupted_halfway_is_put_back(tmp_path: Path, logs: list[Path]) -> None:

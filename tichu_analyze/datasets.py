@@ -1243,8 +1243,8 @@ def _ingested(dest: Path) -> set[str]:
 
 def _remove_leftovers(dest: Path) -> None:
     """Remove what killed writers of ``dest`` left beside it (the caller holds the lock,
-    so no other writer is at work): temporary directories, and the old dataset of a swap
-    that was interrupted (put back when ``dest`` is missing)."""
+    so no other writer is at work): temporary and staging directories, and the old
+    dataset of a swap that was interrupted (put back when ``dest`` is missing)."""
     prefix = f".{dest.name}."
     for entry in os.scandir(dest.parent):
         name = entry.name
@@ -1253,7 +1253,7 @@ def _remove_leftovers(dest: Path) -> None:
         kind = name[len(prefix):].split("-", 1)[0]
         if kind == "old" and not os.path.lexists(dest):
             os.rename(entry.path, dest)
-        elif kind in ("tmp", "old"):
+        elif kind in ("tmp", "old", "staging"):  # staging: a parallel ingest's parts
             shutil.rmtree(entry.path, ignore_errors=True)
 
 

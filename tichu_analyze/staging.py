@@ -277,6 +277,7 @@ def ingest_staged(
         writer.commit()
     except BaseException:
         writer.abort()
+        on.close()  # stop tasks still running, so none writes into staging after it goes
         raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
