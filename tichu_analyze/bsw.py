@@ -90,7 +90,7 @@ from .cards import (
     SUITS,
     Mask,
 )
-from .combos import Combo, Kind, beats, bombs_in, classify
+from .combos import CLASSIFIED, Combo, Kind, beats, bombs_in, classified, classify
 from .diagnostics import Diagnostic
 from .events import (
     Call,
@@ -864,22 +864,8 @@ def _mask(tokens: Iterable[str]) -> Mask | None:
     return m
 
 
-_COMBOS: dict[Mask, Combo | None] = {}
 _UNKNOWN = Combo(Kind.SINGLE, 0, 0, 0)
-"""Not in :data:`_COMBOS` (a sentinel)."""
-_COMBOS_LIMIT = 1 << 16
-
-
-def _combo(mask: Mask) -> Combo | None:
-    """``classify(mask)``, remembered (a bounded memo): the combination the cards form,
-    the Phoenix at its highest reading (a Phoenix single as if led)."""
-    try:
-        return _COMBOS[mask]
-    except KeyError:
-        if len(_COMBOS) >= _COMBOS_LIMIT:
-            _COMBOS.clear()
-        combo = _COMBOS[mask] = classify(mask)
-        return combo
+"""Not in :data:`combos.CLASSIFIED` (a sentinel)."""
 
 
 @dataclass(slots=True)
@@ -1102,9 +1088,9 @@ class _Converter:
         if mask & _PHOENIX_BIT and rnd.phoenix_bombs:
             combo = classify(mask, None, None, True)  # variant phoenix-in-bombs (rules 9)
         else:
-            combo = _COMBOS.get(mask, _UNKNOWN)
+            combo = CLASSIFIED.get(mask, _UNKNOWN)
             if combo is _UNKNOWN:
-                combo = _combo(mask)
+                combo = classified(mask)
         bomb = combo is not None and combo.kind >= _BOMB
         top = rnd.top
         if top is not None and not rnd.closing and (
@@ -1291,7 +1277,7 @@ class _Converter:
     def resolve_phoenix(self) -> None:
         """Pin the Phoenix's rank where its trick shows a reading other than the highest."""
         for info in self.phoenix:
-            highest = _combo(info.cards)
+            highest = classified(info.cards)
             if highest is None or highest.kind not in _AMBIGUOUS or highest.phoenix is None:
                 continue  # a pair, triple or stairs with the Phoenix has one reading
             readings = [c for r in range(2, 15)

@@ -257,6 +257,24 @@ def _read(
     return None
 
 
+CLASSIFIED: dict[int, Combo | None] = {}
+"""``classify(mask)`` of the cards seen so far (read by hot paths before calling
+:func:`classified`)."""
+_CLASSIFIED_LIMIT = 1 << 17
+
+
+def classified(mask: int) -> Combo | None:
+    """``classify(mask)`` (the Phoenix at its highest reading), remembered in the bounded
+    memo :data:`CLASSIFIED`: a combination of cards alone depends on nothing else."""
+    try:
+        return CLASSIFIED[mask]
+    except KeyError:
+        if len(CLASSIFIED) >= _CLASSIFIED_LIMIT:
+            CLASSIFIED.clear()
+        combo = CLASSIFIED[mask] = classify(mask)
+        return combo
+
+
 # --- beats ------------------------------------------------------------------
 
 

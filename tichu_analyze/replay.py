@@ -59,7 +59,7 @@ from .cards import (
     format_cards,
     points,
 )
-from .combos import Combo, Kind, beats, classify, describe
+from .combos import CLASSIFIED, Combo, Kind, beats, classified, classify, describe
 from .diagnostics import RULES, Diagnostic, variants_problem
 from .events import (
     Call,
@@ -110,8 +110,6 @@ _FOUR = Kind.FOUR_OF_A_KIND
 _SINGLE = Kind.SINGLE
 _TOKEN_BIT: dict[str, int] = {t: BIT[c] for t, c in CARD_BY_TOKEN.items()}
 _SEAT_KEYS: dict[str, int] = {str(s): s for s in range(10)}  # "give" keys naming seats
-_MEMO: dict[int, Combo | None] = {}
-_MEMO_LIMIT = 1 << 17
 
 # What a handler did with its event (its return value; 0: applied as it stands)
 SKIPPED = 1  # not applied
@@ -140,12 +138,9 @@ def _classify(mask: int, phoenix: int | None, top: Combo | None,
     if mask & _PHOENIX_BIT:
         return classify(mask, phoenix, top, phoenix_bombs)
     try:
-        return _MEMO[mask]
+        return CLASSIFIED[mask]
     except KeyError:
-        if len(_MEMO) >= _MEMO_LIMIT:
-            _MEMO.clear()
-        combo = _MEMO[mask] = classify(mask)
-        return combo
+        return classified(mask)
 
 
 class Replay:
