@@ -40,6 +40,7 @@ from tichu_analyze.logfile import find_logs
 from tichu_analyze.progress import progress_over
 from tichu_analyze.simulate import simulate
 from tichu_analyze.staging import ingest_staged
+from tichu_analyze.visitor import DiagnosticVisitor
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"
@@ -78,7 +79,8 @@ def timed(fn: Callable[[], object]) -> float:
 def check_with(files: list[Path], jobs: int, on: Backend | None) -> Callable[[], None]:
     def go() -> None:
         games = 0
-        stream = progress_over(files, lambda d: None, show=False, jobs=jobs) if on is None \
+        quiet = DiagnosticVisitor(lambda d: None)
+        stream = progress_over(files, quiet, show=False, jobs=jobs) if on is None \
             else _driven(files, on)
         for _, stats in stream:
             games += getattr(stats, "games", 0)
