@@ -41,6 +41,7 @@ __all__ = [
     "call_value",
     "double_victory",
     "next_seat_table",
+    "opponents",
     "partners",
     "receivers",
     "round_over",
@@ -122,6 +123,12 @@ def partners(seat: int, seats: int) -> list[int]:
     """The other seats of ``seat``'s team, in playing order after it (one for four
     seats, two for six)."""
     return [(seat + k) % seats for k in range(2, seats, 2)]
+
+
+def opponents(seat: int, seats: int) -> list[int]:
+    """The seats of the other team, in playing order after ``seat`` (two for four seats,
+    three for six)."""
+    return [(seat + k) % seats for k in range(1, seats, 2)]
 
 
 def receivers(seat: int, seats: int, variants: frozenset[str]) -> int:
@@ -479,6 +486,10 @@ class RoundState:
         """The other seats of ``seat``'s team."""
         return partners(seat, self.seats)
 
+    def opponents(self, seat: int) -> list[int]:
+        """The seats of the other team, in playing order after ``seat``."""
+        return opponents(seat, self.seats)
+
     @property
     def solo(self) -> int:
         """``trichu``: the solo player's seat (opposite the dummy), else -1."""
@@ -674,3 +685,15 @@ class GameState:
     def game(self) -> str:
         """The game id."""
         return self.id
+
+    @property
+    def person_winner(self) -> str | None:
+        """``trichu`` (rules 9.3): the person with the most points once the game's
+        ``target`` rounds are played; None before, on a tie for the most, when a total is
+        unknown, and outside ``trichu``."""
+        persons = self.person_totals
+        if not self.trichu or not persons or self.last_round < self.target:
+            return None
+        best = max(persons.values())
+        top = [name for name, total in persons.items() if total == best]
+        return top[0] if len(top) == 1 else None
