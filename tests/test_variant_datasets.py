@@ -340,3 +340,17 @@ def test_four_player_report_has_no_variant_sections(tmp_path: Path) -> None:
                            env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert "By form of the game" not in result.output and "Trichu" not in result.output
+
+
+def test_the_dummys_moves_and_violations_are_the_solo_players(tmp_path: Path) -> None:
+    from tichu_analyze.stats import Dataset, moves, violation_table
+
+    log = VARIANTS / "C004_trichu_grand_tichu_by_dummy.jsonl"
+    ingest([log], tmp_path / "data")
+    assert scan(tmp_path / "data", "violations").collect()["player"].to_list() == ["Tisch"]
+    ds = Dataset.load(tmp_path / "data")
+    solo = scan(tmp_path / "data", "rounds").collect().filter(
+        pl.col("role") == "dummy")["played_by"][0]
+    assert ds.violations["player"].to_list() == [solo]
+    assert violation_table(ds).counts == {solo: {"C004": 1}}
+    assert "Tisch" not in moves(ds)

@@ -56,6 +56,7 @@ _SINCE_VERSION_2: dict[str, dict[str, pl.Expr]] = {
         "got_from_partners": pl.concat_list("got_from_partner"),
     },
     "games": {"partners": pl.concat_list("partner"), "person_score": pl.lit(None, pl.Int32)},
+    "plays": {"played_by": pl.col("player")},
 }
 """The columns dataset version 2 added, as they read in a dataset of version 1 (four-player
 games only), so that reports and plots still read one."""
@@ -64,7 +65,7 @@ VIOLATION_COLUMNS = (
     "message",
 )
 PLAY_COLUMNS = ("file", "game", "round", "trick", "line", "ts", "seat", "player", "action",
-                "applied", "cards", "bomb", "went_out", "top_seat")
+                "applied", "cards", "bomb", "went_out", "top_seat", "played_by")
 
 _VIOLATION_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "file": pl.String, "line": pl.Int64, "game": pl.String, "round": pl.Int64,
@@ -75,7 +76,7 @@ _PLAY_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "file": pl.String, "game": pl.String, "round": pl.Int32, "trick": pl.Int32,
     "line": pl.Int32, "ts": pl.Float64, "seat": pl.Int8, "player": pl.String,
     "action": pl.String, "applied": pl.Boolean, "cards": pl.List(pl.String),
-    "bomb": pl.Boolean, "went_out": pl.Boolean, "top_seat": pl.Int8,
+    "bomb": pl.Boolean, "went_out": pl.Boolean, "top_seat": pl.Int8, "played_by": pl.String,
 }
 
 FIELD = "(rest of the field)"
@@ -134,6 +135,20 @@ _PERSON = pl.col("role").is_null() | (pl.col("role") != "dummy")
 """The rows of persons: all but the ``trichu`` dummy's."""
 
 
+def _persons(violations: pl.DataFrame, rounds: pl.LazyFrame) -> pl.DataFrame:
+    """``violations`` with the diagnostics at a ``trichu`` dummy's seat credited to the
+    solo player who played it (``rounds.played_by``), as its moves are."""
+    keys = ["file", "game", "round", "seat"]
+    dummies = collect(rounds.filter(pl.col("role") == "dummy").select(*keys, "played_by"))
+    if dummies.is_empty() or violations.is_empty():
+        return violations
+    dummies = dummies.with_columns(pl.col("round").cast(violations.schema["round"]),
+                                   pl.col("seat").cast(violations.schema["seat"]))
+    return (violations.with_row_index("__row").join(dummies, on=keys, how="left")
+            .sort("__row").with_columns(pl.coalesce("played_by", "player").alias("player"))
+            .drop("played_by", "__row"))
+
+
 @dataclass(frozen=True, eq=False)
 class Dataset:
     """The four tables of a dataset written by ``tichu-analyze ingest``.
@@ -185,7 +200,8 @@ class Dataset:
             games = _columns(games_lf, GAME_COLUMNS, root, "games")
             violations = (
                 pl.DataFrame(schema=_VIOLATION_SCHEMA) if violations_lf is None
-                else _columns(violations_lf, VIOLATION_COLUMNS, root, "violations").collect()
+                else _persons(_columns(violations_lf, VIOLATION_COLUMNS, root, "violations")
+                              .collect(), rounds)
             )
             plays = (
                 pl.LazyFrame(schema=_PLAY_SCHEMA) if plays_lf is None
@@ -744,7 +760,8 @@ class ViolationTable:
 
 def moves(ds: Dataset, player: str | None = None) -> dict[str, int]:
     """Plays and passes per player (per player/FIELD with ``player``)."""
-    lf = ds.plays.filter(pl.col("action").is_in(["play", "pass"]))
+    lf = ds.plays.filter(pl.col("action").is_in(["play", "pass"])).with_columns(
+        pl.col("played_by").alias("player"))  # the dummy's moves are its solo player's
     if player is not None:
         lf = lf.with_columns(
             pl.when(pl.col("player") == player).then(pl.lit(player)).otherwise(pl.lit(FIELD))
