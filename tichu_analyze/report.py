@@ -33,6 +33,7 @@ from .stats import (
     FIELD,
     FOUR_PLAYERS,
     NO_PLAYER,
+    TRICHU_STATS,
     Dataset,
     Filters,
     Grid,
@@ -440,6 +441,8 @@ def report_sections(ds: Dataset, player: str | None = None, plots: bool = True,
     sections.append(("definitions", "Definitions",
                      _definitions_html(players.defs, "Player statistics")
                      + _definitions_html(teams.defs, "Partnership statistics")
+                     + (_definitions_html(TRICHU_STATS, "Trichu statistics")
+                        if any(s[0] == "trichu" for s in variants) else "")
                      + "<p>The depth tables (calls, partner support, exchange) are defined "
                      "in their notes and in docs/reports.md.</p>\n"))
     return sections
