@@ -237,3 +237,120 @@ def test_rounds_per_person_in_trichu_by_role(data: dict[str, Path]) -> None:
     assert set(per) == set(rounds.filter(pl.col("role") != "dummy")["player"])
     for counts in per.values():
         assert counts["solo"] == counts["dummy"]
+
+
+# -- report and plot ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def both(logs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One dataset of the six- and the three-player games."""
+    out = tmp_path_factory.mktemp("ds-both") / "data"
+    assert ingest(list(logs.values()), out).written
+    return out
+
+
+def test_report_text_has_the_variants_sections(both: Path, logs: dict[str, Path]) -> None:
+    result = runner.invoke(app, ["report", str(both), "-f", "text"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    for title in ("Players: Rounds", "Partnerships: Points", "By form of the game: Calls",
+                  "By form of the game: Bombs", "By form of the game: Dragon and wish",
+                  "Trichu: Solo and pair", "Exchange by recipient", "Partner support"):
+        assert title in out, title
+    # a partnership of tientsin is its three players
+    game = _recorded(logs["tientsin"]).games[0]
+    assert " & ".join(sorted(game.players[0::2])) in out
+    # the dummy is no player: no row of its own in the players' tables
+    players = out.split("Players: Rounds", 1)[1].split("Players: Calls", 1)[0]
+    assert "Tisch" not in players
+
+
+def test_variant_tables_count_rounds_and_solo_turns(both: Path, logs: dict[str, Path]) -> None:
+    from tichu_analyze.stats import Dataset, trichu_table, variant_table
+
+    ds = Dataset.load(both)
+    table = variant_table(ds)
+    for variant in ("tientsin", "trichu"):
+        rounds = len(_recorded(logs[variant]).rounds)
+        assert table.rows[variant]["rounds"].numerator == rounds
+        assert table.rows[variant]["rounds"].denominator == rounds
+    trichu = trichu_table(ds)
+    assert trichu is not None
+    games = _recorded(logs["trichu"]).games
+    for person, stats in trichu.rows.items():
+        played = sum(g.rounds for g in games if g.person_totals and person in g.person_totals)
+        solo = stats["solo"]
+        assert (solo.numerator, solo.denominator) == (played // 3, played)
+
+
+def test_report_site_of_variants(both: Path, tmp_path: Path, logs: dict[str, Path]) -> None:
+    site = tmp_path / "site"
+    result = runner.invoke(app, ["report", str(both), "-o", f"{site}/"])
+    assert result.exit_code == 0, result.output
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'id="variants"' in index and 'id="trichu"' in index
+    pages = "".join(p.read_text(encoding="utf-8") for p in (site / "games").glob("*.html"))
+    game = _recorded(logs["trichu"]).games[0]
+    assert game.person_totals is not None
+    totals = ", ".join(f"{p} {v}" for p, v in sorted(game.person_totals.items(),
+                                                     key=lambda kv: -kv[1]))
+    assert totals in pages or totals in index
+
+
+@pytest.mark.parametrize("kind", ["score", "calls", "finish", "points", "calibration", "bombs",
+                                  "exchange", "trend"])
+def test_every_plot_of_variants(both: Path, tmp_path: Path, kind: str) -> None:
+    out = tmp_path / f"{kind}.svg"
+    result = runner.invoke(app, ["plot", str(both), "-k", kind, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("variant", ["tientsin", "trichu"])
+def test_score_plot_of_each_variant(both: Path, logs: dict[str, Path], variant: str) -> None:
+    from tichu_analyze.plots import PlotKind, plot
+    from tichu_analyze.stats import Dataset
+
+    game = _recorded(logs[variant]).games[0]
+    fig = plot(Dataset.load(both), PlotKind.SCORE, game=game.id)
+    legend = fig.axes[0].get_legend()
+    assert legend is not None
+    labels = [t.get_text() for t in legend.get_texts()]
+    if variant == "trichu":  # a line per person
+        assert game.person_totals is not None
+        assert labels == sorted(game.person_totals)
+    else:  # two teams of three
+        assert labels[:2] == [f"Team {t}: " + " & ".join(game.players[t::2]) for t in (0, 1)]
+
+
+def test_report_of_a_variant_log(tmp_path: Path) -> None:
+    log = VARIANTS / "scenario_trichu_full_game.jsonl"
+    result = runner.invoke(app, ["report", str(log), "-f", "text"],
+                           env={"COLUMNS": "250", "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.exit_code == 0, result.output
+    assert "Trichu: Solo and pair" in result.output
+
+
+def test_four_player_report_has_no_variant_sections(tmp_path: Path) -> None:
+    log = tmp_path / "four.jsonl"
+    write_log(simulate(2, 4), log)
+    ingest([log], tmp_path / "data")
+    result = runner.invoke(app, ["report", str(tmp_path / "data"), "-f", "text"],
+                           env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "By form of the game" not in result.output and "Trichu" not in result.output
+
+
+def test_the_dummys_moves_and_violations_are_the_solo_players(tmp_path: Path) -> None:
+    from tichu_analyze.stats import Dataset, moves, violation_table
+
+    log = VARIANTS / "C004_trichu_grand_tichu_by_dummy.jsonl"
+    ingest([log], tmp_path / "data")
+    assert scan(tmp_path / "data", "violations").collect()["player"].to_list() == ["Tisch"]
+    ds = Dataset.load(tmp_path / "data")
+    solo = scan(tmp_path / "data", "rounds").collect().filter(
+        pl.col("role") == "dummy")["played_by"][0]
+    assert ds.violations["player"].to_list() == [solo]
+    assert violation_table(ds).counts == {solo: {"C004": 1}}
+    assert "Tisch" not in moves(ds)

@@ -199,7 +199,7 @@ def score_round(out: list[int], calls: list[str | None], piles: list[int], hands
     c0 = c1 = 0  # call points per team
     for s, call in enumerate(calls):
         if call is not None:
-            value = 200 if call == "grand_tichu" else 100
+            value = call_value(call)
             if s != first:
                 value = -value
             if s & 1:
