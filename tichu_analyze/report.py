@@ -28,7 +28,7 @@ from . import __version__
 from .atomicfile import write_atomic
 from .datasets import DatasetError
 from .plots import PLOT_HELP, PlotKind, plot, render
-from .safetext import clean, html_text
+from .safetext import clean, html_text, plural
 from .stats import (
     FIELD,
     FOUR_PLAYERS,
@@ -329,7 +329,7 @@ def violation_list_html(rows: pl.DataFrame, total: int, who: str,
 def _overview_html(o: Overview, player: str | None) -> str:
     status = ", ".join(f"{n} {esc(s)}" for s, n in o.rounds_by_status.items())
     who = "" if player is None else f" played by {esc(player)}"
-    return (f'<ul id="overview"><li>{o.files} log file{"s" * (o.files != 1)}, {o.games} games'
+    return (f'<ul id="overview"><li>{plural(o.files, "log file")}, {plural(o.games, "game")}'
             f"{who} ({o.games_ended} played to the end)</li>"
             f"<li>{o.rounds} rounds{who}: {status}</li>"
             f"<li>{o.players} players</li>"
@@ -625,9 +625,10 @@ def print_text(ds: Dataset, console: Console, player: str | None = None) -> None
     who = "" if player is None else f" ({clean(player, 60)} against the rest of the field)"
     status = ", ".join(f"{n} {s}" for s, n in o.rounds_by_status.items())
     console.print(Text.assemble(("Tichu report", "bold"), who, f": {clean(ds.path)}"))
-    console.print(Text(f"{o.files} files, {o.games} games ({o.games_ended} played to the end), "
-                       f"{o.rounds} rounds ({status}), {o.players} players, "
-                       f"{o.violations} violations"))
+    console.print(Text(f"{plural(o.files, 'file')}, {plural(o.games, 'game')} "
+                       f"({o.games_ended} played to the end), {plural(o.rounds, 'round')} "
+                       f"({status}), {plural(o.players, 'player')}, "
+                       f"{plural(o.violations, 'violation')}"))
     console.print(Text("Each cell: the statistic, then numerator/denominator; the column "
                        "header says what the denominator counts. Round statistics count "
                        "scored rounds only.", style="dim"))
