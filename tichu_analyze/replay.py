@@ -107,6 +107,8 @@ _DOG_BIT = BIT[DOG]
 _PHOENIX_BIT = BIT[PHOENIX]
 _MAHJONG_BIT = BIT[MAHJONG]
 _FOUR = Kind.FOUR_OF_A_KIND
+_UNSEEN = Combo(Kind.SINGLE, 0, 0, 0)
+"""Not in :data:`combos.CLASSIFIED` (a sentinel: the memo also holds None)."""
 _SINGLE = Kind.SINGLE
 _TOKEN_BIT: dict[str, int] = {t: BIT[c] for t, c in CARD_BY_TOKEN.items()}
 _SEAT_KEYS: dict[str, int] = {str(s): s for s in range(10)}  # "give" keys naming seats
@@ -227,7 +229,12 @@ class Replay:
                 self._step_round = rnd
             if rnd.dragon_due or (rnd.closing and rnd.top.cards == _DRAGON_BIT):  # type: ignore[union-attr]
                 self._check_dragon_gift_due(game, rnd, ev)
-        outcome = self._handlers[kind](game, rnd, ev)
+        if kind is Pass:  # the two most frequent events without the handler table
+            outcome = self._pass(game, rnd, ev)  # type: ignore[arg-type]
+        elif kind is Play:
+            outcome = self._play(game, rnd, ev)  # type: ignore[arg-type]
+        else:
+            outcome = self._handlers[kind](game, rnd, ev)
         if trace:
             self._end_step(outcome)
 
@@ -848,9 +855,13 @@ class Replay:
         ):
             return SKIPPED
         assert rnd is not None
-        mask = _mask_of_tokens(ev.cards)
+        cards = ev.cards
+        if len(cards) == 1:  # (inline of _mask_of_tokens for the most frequent play)
+            mask: int | None = _TOKEN_BIT.get(cards[0])
+        else:
+            mask = _mask_of_tokens(cards)
         if mask is None:
-            self._tokens(ev.cards, "play", seat)  # reports what is wrong
+            self._tokens(cards, "play", seat)  # reports what is wrong
             return SKIPPED
         hand = rnd.hands[seat]
         if mask & ~hand:
@@ -864,7 +875,13 @@ class Replay:
         lead = False
         on_trick = False  # a bomb played onto a trick: never a wish violation (rules 6.4)
         bad: tuple[str, str] | None = None  # (code, message) of the play's legality
-        if top is None:
+        if top is None and seat == turn and not mask & _PHOENIX_BIT:
+            # the lead in turn, without the Phoenix: the most frequent lead
+            combo = CLASSIFIED.get(mask, _UNSEEN)
+            if combo is _UNSEEN:
+                combo = classified(mask)
+            lead = True
+        elif top is None:
             combo = _classify(mask, phoenix, None, rnd.phoenix_bombs)
             lead = True
             if seat != turn and rnd.after_dog and rnd.dog_leads >> seat & 1:
@@ -898,7 +915,12 @@ class Replay:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(leader)} won the "
                            "trick and is to lead")
         else:
-            combo = _classify(mask, phoenix, top, rnd.phoenix_bombs)
+            if mask & _PHOENIX_BIT:
+                combo = classify(mask, phoenix, top, rnd.phoenix_bombs)
+            else:
+                combo = CLASSIFIED.get(mask, _UNSEEN)
+                if combo is _UNSEEN:
+                    combo = classified(mask)
             if seat != turn and (combo is None or combo.kind < _FOUR):
                 bad = ("P003", f"{self._who(seat)} plays, but it is {self._who(turn)}'s turn")
 
@@ -951,11 +973,8 @@ class Replay:
                                f"holding {format_cards(held)}; {_could(could, top, wish)}")
         if bad is not None:
             self._emit(*bad, seat)
-        self._apply_play(rnd, seat, combo, mask, ev)
-        return 2 if lead else 4 if seat != turn else 0  # LEAD, OUT_OF_TURN (literals: hot path)
-
-    def _apply_play(self, rnd: RoundState, seat: int, combo: Combo, mask: int,
-                    ev: Play) -> None:
+        # apply it (inline: the hot path)
+        outcome = 2 if lead else 4 if seat != turn else 0  # LEAD, OUT_OF_TURN (literals)
         hands = rnd.hands
         left = hands[seat] = hands[seat] & ~mask
         rnd.played[seat] = True
@@ -967,28 +986,32 @@ class Replay:
         rnd.after_dog = False
         if combo.kind >= _FOUR:
             rnd.bombs[seat] += 1
-        # the wish (rules 6.1, 5.1)
-        wish = rnd.wish
+        # the wish (rules 6.1, 5.1; ``wish``: rnd.wish, read above)
         if wish is not None and mask & RANK_MASK[wish]:
             rnd.wish = None
             rnd.wish_fulfilled_by = seat
         if ev.wish is not None:
             self._wish(rnd, seat, mask, ev.wish)
         if not left and self._goes_out(rnd, seat):
-            return
+            return outcome
         if mask == _DOG_BIT:
-            # rules 5.2: the Dog's trick ends at once; the lead passes to the partner
-            self._end_trick(rnd, seat, dog=True)
-            if rnd.seats == 4:
-                partner = (seat + 2) & 3
-                rnd.turn = partner if hands[partner] else rnd.next_table[rnd.holding][partner]
-            else:  # rules 9.2: to either partner holding cards, else the next seat that does
-                leads = [p for p in partners(seat, rnd.seats) if hands[p]]
-                rnd.turn = leads[0] if leads else rnd.next_table[rnd.holding][seat]
-                rnd.dog_leads = sum(1 << p for p in leads)
-            rnd.after_dog = True
-            return
-        rnd.turn = rnd.next_table[rnd.holding][seat]
+            self._after_dog(rnd, seat)
+        else:
+            rnd.turn = rnd.next_table[rnd.holding][seat]
+        return outcome
+
+    def _after_dog(self, rnd: RoundState, seat: int) -> None:
+        """Rules 5.2: the Dog's trick ends at once; the lead passes to the partner."""
+        self._end_trick(rnd, seat, dog=True)
+        hands = rnd.hands
+        if rnd.seats == 4:
+            partner = (seat + 2) & 3
+            rnd.turn = partner if hands[partner] else rnd.next_table[rnd.holding][partner]
+        else:  # rules 9.2: to either partner holding cards, else the next seat that does
+            leads = [p for p in partners(seat, rnd.seats) if hands[p]]
+            rnd.turn = leads[0] if leads else rnd.next_table[rnd.holding][seat]
+            rnd.dog_leads = sum(1 << p for p in leads)
+        rnd.after_dog = True
 
     def _wish(self, rnd: RoundState, seat: int, mask: int, wish: object) -> None:
         """The ``wish`` field of a play (rules 5.1; W002)."""
