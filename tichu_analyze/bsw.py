@@ -162,8 +162,8 @@ WISH_OF_TCH: dict[str, str] = {letters: rank for rank, letters in _RANK_LETTERS.
 """BSW wish letters (``"B"``, ``"D"``, ``"10"`` ...) -> format-1 rank token."""
 
 _HEADER = re.compile(r"-{3,}\s*(Gr\.Tichukarten|Startkarten|Rundenverlauf)\s*-{3,}")
-_SEAT = re.compile(r"\(([0-3])\)")
 _CALL = re.compile(r"(Grosses Tichu|Tichu|Drache an):\s*\(([0-3])\)(.*)")
+_SEAT_TEXT = ("(0)", "(1)", "(2)", "(3)")
 _RESULT = re.compile(r"Ergebnis:\s*(-?\d+)\s*-\s*(-?\d+)\s*")
 _WISH = re.compile(r"Wunsch:\s*(\S*)\s*")
 
@@ -349,8 +349,7 @@ def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
     The name is everything before the last ``size`` space-separated tokens, so
     it may hold spaces and non-breaking spaces.
     """
-    m = _SEAT.match(text)
-    if m is None or int(m.group(1)) != seat:
+    if not text.startswith(_SEAT_TEXT[seat]):
         return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
     parts = _tail(text[3:]).split(" ")
     if len(parts) < size:
@@ -500,15 +499,8 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         return None
     if text == "Schupfen:":
         return None
-    call = _CALL.fullmatch(text)
-    if call is not None and call.group(1) != "Drache an":
-        kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
-        rec = _Rec(kind, no, int(call.group(2)))
-        (rt.grand if kind == "grand" else rt.pre).append(rec)
-        return None
-    m = _SEAT.match(text)
-    if m is not None:
-        giver = int(m.group(1))
+    if text[:3] in _SEAT_TEXT:  # (no call: those start with their label)
+        giver = ord(text[1]) - 48
         prefix = f"({giver}){rt.names[giver]} gibt: "
         if text.startswith(prefix):
             body = text[len(prefix) :]
@@ -523,6 +515,12 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         if isinstance(gives, str):
             return f"exchange of seat {giver}: {gives}"
         rt.pre.append(_Rec("exchange", no, giver, give=gives))
+        return None
+    call = _CALL.fullmatch(text)
+    if call is not None and call.group(1) != "Drache an":
+        kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
+        rec = _Rec(kind, no, int(call.group(2)))
+        (rt.grand if kind == "grand" else rt.pre).append(rec)
         return None
     return "not a line of the exchange part of a round"
 
@@ -1008,8 +1006,10 @@ class _Converter:
     def pre_play(self) -> None:
         """The second deal (Startkarten minus the first 8), calls and exchanges in file order."""
         rt = self.rt
-        pairs = zip(rt.hands8, rt.hands14, strict=True)
-        six = [[c for c in h14 if c not in h8] for h8, h14 in pairs]
+        six = []
+        for h8, h14 in zip(rt.hands8, rt.hands14, strict=True):
+            first = set(h8)
+            six.append([c for c in h14 if c not in first])
         self.emit(rt.start_line, Deal(game=self.game, hands=six))
         for rec in rt.pre:
             if rec.kind == "exchange":
