@@ -123,14 +123,12 @@ DISCARD = 8  # a play that formed no combination (P002) or the Dog not led (P007
 def _mask_of_tokens(tokens: list[str]) -> int | None:
     """The cards of ``tokens``, or None if one is unknown or repeated (the slow path,
     ``Replay._tokens``, then says which)."""
-    mask = 0
-    get = _TOKEN_BIT.get
-    for t in tokens:
-        b = get(t)
-        if b is None or mask & b:
-            return None
-        mask |= b
-    return mask
+    try:
+        mask: int = sum(map(_TOKEN_BIT.__getitem__, tokens))
+    except KeyError:
+        return None
+    # a sum of n powers of two has n bits set exactly when they are n different ones
+    return mask if mask.bit_count() == len(tokens) else None
 
 
 def _classify(mask: int, phoenix: int | None, top: Combo | None,
