@@ -310,11 +310,13 @@ class _Rec:
         self.give = give  # exchange: to -> token
 
 
-_Move = tuple[str, int, int, Any]
-"""One line of a round's Rundenverlauf: ``(kind, line, seat, data)``. ``kind``: pass,
-play, tichu, grand, gift (``seat``: the Dragon's recipient), wish, result (``seat``
--1). ``data``: a play's format-1 tokens and their mask (None if a card is repeated),
-a wish's rank token, a result's score; else None. Plain tuples: a round has hundreds."""
+_What = tuple[str, int, Any]
+_Move = tuple[int, _What]
+"""One line of a round's Rundenverlauf: ``(line, (kind, seat, data))``. ``kind``:
+pass, play, tichu, grand, gift (``seat``: the Dragon's recipient), wish, result
+(``seat`` -1). ``data``: a play's format-1 tokens and their mask (None if a card is
+repeated), a wish's rank token, a result's score; else None. Plain tuples: a round has
+hundreds, and the same ``(kind, seat, data)`` of a line's text comes again and again."""
 
 
 @dataclass(slots=True)
@@ -427,7 +429,7 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Move | str | None:
     if text.startswith(name, 3) and text.startswith(": ", n):
         body = text[n + 2 :]
     elif text.endswith((" passt.", " passt")):
-        return ("pass", no, seat, None)  # also under another name: the seat counts
+        return (no, ("pass", seat, None))  # also under another name: the seat counts
     else:
         cut = text.rfind(": ", 3)
         if cut < 0:
@@ -436,7 +438,7 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Move | str | None:
     got = _play_body(body)
     if isinstance(got, str):
         return f"play of seat {seat}: {got}" if got else f"a play of seat {seat} without cards"
-    return ("play", no, seat, got)
+    return (no, ("play", seat, got))
 
 
 _BODIES: dict[str, tuple[tuple[str, ...], Mask | None] | str] = {}
@@ -539,7 +541,7 @@ def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
     call = _CALL.fullmatch(text)
     if call is not None:
         kind = {"Grosses Tichu": "grand", "Tichu": "tichu", "Drache an": "gift"}[call.group(1)]
-        rt.play.append((kind, no, int(call.group(2)), None))
+        rt.play.append((no, (kind, int(call.group(2)), None)))
         return None
     wish = _WISH.fullmatch(text)
     if wish is not None:
@@ -548,15 +550,15 @@ def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
             return None  # no wish
         if letters not in WISH_OF_TCH:
             return f"{letters!r} is not a rank to wish for"
-        if not any(r[0] == "play" for r in rt.play):
+        if not any(r[1][0] == "play" for r in rt.play):
             return "a wish before any play"
-        rt.play.append(("wish", no, -1, WISH_OF_TCH[letters]))
+        rt.play.append((no, ("wish", -1, WISH_OF_TCH[letters])))
         return None
     result = _RESULT.fullmatch(text)
     if result is not None:
         if max(len(result.group(1)), len(result.group(2))) > 9:
             return "a score of more than nine digits"  # (and int() would refuse 4,300)
-        rt.play.append(("result", no, -1, (int(result.group(1)), int(result.group(2)))))
+        rt.play.append((no, ("result", -1, (int(result.group(1)), int(result.group(2))))))
         rt.section = "over"
         return None
     return "not a play, a pass, a call, a wish, a Dragon gift or a result"
@@ -617,23 +619,25 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
     junk = False  # inside a run of lines outside any round
     # in a round's Rundenverlauf: its pass and play lines read so far (by their text, for
     # the names ``names``: the same lines come again), None elsewhere
-    moves: dict[str, tuple[str, int, Any]] | None = None
-    known: dict[str, tuple[str, int, Any]] = {}
+    moves: dict[str | None, _What] | None = None
+    known: dict[str | None, _What] = {}
     names: list[str] = []
-    fast = _RoundText(0)
-    add = fast.play.append
+    add = _NO_MOVES.append
+    count = 0  # while ``moves``: the round's lines read (``rt.lines``, kept here)
     for no, raw in enumerate(lines, 1):
-        if moves is not None and raw is not None and fast.lines < MAX_ROUND_LINES:
-            # the fast path for plays and passes (``fast``: the round, ``rt``)
+        if moves is not None:
+            # the fast path for plays and passes of the round ``rt``
             move = moves.get(raw)
-            if move is None:
+            if move is None and raw is not None:
                 move = _fast_move(raw, names)
                 if move is not None and len(moves) < _MOVES_LIMIT:
                     moves[raw] = move
-            if move is not None:
-                fast.lines += 1
-                add((move[0], no, move[1], move[2]))
+            if move is not None and count < MAX_ROUND_LINES:
+                count += 1
+                add((no, move))
                 continue
+            assert rt is not None
+            rt.lines = count
         head: str | None = None
         if raw is None:
             text = ""
@@ -651,7 +655,7 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
         if rt is None or rt.section == "done":
             if rt is not None:
                 done = _move_line(text, rt.names)
-                if isinstance(done, tuple) and done[0] == "pass":
+                if isinstance(done, tuple) and done[1][0] == "pass":
                     continue  # a pass logged after the round's result: noise
             if not junk and not text.startswith("BOMBE:"):
                 where = "after the round's Ergebnis" if rt is not None else \
@@ -681,18 +685,22 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
             if rt.names != names:
                 names, known = list(rt.names), {}
             moves = known
-            fast, add = rt, rt.play.append
-        if moves is not None and rt.section != "play":
-            moves = None
+            add = rt.play.append
+        if moves is not None:
+            if rt.section == "play":
+                count = rt.lines
+            else:
+                moves = None
     if rt is not None and rt.section != "done":
         yield reader.round(rt)
 
 
 _TOO_LONG = f"a line longer than {MAX_LINE >> 20} MiB"
 _MOVES_LIMIT = 4096
+_NO_MOVES: list[_Move] = []  # (never appended to: ``moves`` is None with it)
 
 
-def _fast_move(raw: str, names: list[str]) -> tuple[str, int, Any] | None:
+def _fast_move(raw: str, names: list[str]) -> _What | None:
     """A line of the Rundenverlauf that is a pass or a play of a seat under its name in
     ``names`` as ``(kind, seat, data)`` (:data:`_Move`), else None (:func:`_parse_play`
     reads it)."""
@@ -940,8 +948,7 @@ class _Converter:
         self.raw = False  # no normalizing (the engine skips the rest of the round)
         self.first_play: list[Play | None] = [None, None, None, None]
         self.plays = [0, 0, 0, 0]
-        self.moves = [0, 0, 0, 0]  # logged plays and passes, by seat
-        self.moves_at_first: list[int] = [0, 0, 0, 0]  # the others' moves at the first play
+        self.first_index = [0, 0, 0, 0]  # where each seat's first play is in rt.play
         self.last_play: Play | None = None
         self.phoenix: list[_PhoenixPlay] = []
         self.top_phoenix: _PhoenixPlay | None = None  # the Phoenix play on top of the trick
@@ -979,13 +986,11 @@ class _Converter:
 
     def follow_play(self) -> None:
         """The Rundenverlauf, line by line (passes in turn, the most frequent, inline)."""
-        moves = self.moves
         rnd = self.rnd
         out, feed = self.out, self.feed
         passes = [Pass(game=self.game, seat=s) for s in range(4)]  # (frozen: shared)
-        for i, (kind, line, seat, data) in enumerate(self.rt.play):
+        for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
-                moves[seat] += 1
                 if rnd is None or self.raw:
                     self.emit(line, passes[seat])
                 elif (seat == rnd.turn and rnd.top is not None and not rnd.closing
@@ -996,7 +1001,6 @@ class _Converter:
                 # else the winner collecting its trick, or a pass by a seat not on turn:
                 # dropped
             elif kind == "play":
-                moves[seat] += 1
                 self.index = i
                 self.play(line, seat, data[0], data[1])
             else:
@@ -1062,8 +1066,8 @@ class _Converter:
 
     def moves_by_others(self, seat: int) -> int:
         """Plays and passes logged by other seats since ``seat``'s first play."""
-        m = self.moves
-        return m[0] + m[1] + m[2] + m[3] - m[seat] - self.moves_at_first[seat]
+        return sum(1 for _, (kind, s, _) in self.rt.play[self.first_index[seat] + 1 : self.index]
+                   if s != seat and (kind == "play" or kind == "pass"))
 
     def other(self, kind: str, line: int, seat: int, data: Any) -> None:
         """A line of the Rundenverlauf other than a play or a pass (:data:`_Move`)."""
@@ -1084,9 +1088,9 @@ class _Converter:
         to the next play), so that the engine applies the play with its wish."""
         play = self.rt.play
         for j in range(self.index + 1, len(play)):
-            kind = play[j][0]
+            kind = play[j][1][0]
             if kind == "wish":
-                return str(play[j][3])
+                return str(play[j][1][2])
             if kind == "play" or kind == "result":
                 return None
         return None
@@ -1145,8 +1149,7 @@ class _Converter:
             self.phoenix.append(self.top_phoenix)
         if self.first_play[seat] is None:
             self.first_play[seat] = ev
-            m = self.moves
-            self.moves_at_first[seat] = m[0] + m[1] + m[2] + m[3] - m[seat]
+            self.first_index[seat] = self.index
         self.plays[seat] += 1
         self.last_play = ev
         self.out.append((line, ev))
@@ -1209,7 +1212,7 @@ class _Converter:
     def gift_logged_later(self) -> bool:
         """Whether a ``Drache an:`` not yet used follows in the round."""
         for j in range(self.index + 1, len(self.rt.play)):
-            kind = self.rt.play[j][0]
+            kind = self.rt.play[j][1][0]
             if kind == "result":
                 return False
             if kind == "gift" and j not in self.consumed:
@@ -1230,7 +1233,7 @@ class _Converter:
         winner = rnd.top_seat
         play = self.rt.play
         for j in range(self.index + 1, len(play)):
-            kind, at, to, _ = play[j]
+            at, (kind, to, _) = play[j]
             if kind == "result":
                 break
             if kind == "gift" and j not in self.consumed:
