@@ -340,7 +340,7 @@ class _RoundText:
 def _cards(tokens: list[str]) -> list[str] | str:
     """BSW card tokens -> format-1 tokens, or an error message."""
     try:
-        return [CARD_OF_TCH[t] for t in tokens]
+        return list(map(CARD_OF_TCH.__getitem__, tokens))
     except KeyError as e:
         return f"{e.args[0]!r} is not a card"
 
@@ -353,14 +353,18 @@ def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
     """
     if not text.startswith(_SEAT_TEXT[seat]):
         return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
-    parts = _tail(text[3:]).split(" ")
+    parts = text[3:].rstrip(" \t\r").rsplit(" ", size)  # the name, then the cards
     if len(parts) < size:
         return f"expected {size} cards after the name of seat {seat}, found {len(parts)} tokens"
-    name, tokens = " ".join(parts[: len(parts) - size]), parts[len(parts) - size :]
+    name, tokens = (parts[0], parts[1:]) if len(parts) > size else ("", parts)
     cards = _cards(tokens)
     if isinstance(cards, str):
         return f"hand of seat {seat}: {cards}"
     return name, cards
+
+
+_OTHERS = tuple(tuple((giver + k) & 3 for k in (1, 2, 3)) for giver in range(4))
+"""The seats a seat gives to, in the order BSW lists them."""
 
 
 def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
@@ -372,15 +376,17 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     """
     gives: dict[int, str] = {}
     pos = 0
-    body = _tail(body)
-    order = [(giver + k) & 3 for k in (1, 2, 3)]
+    body = body.rstrip(" \t\r")
+    order = _OTHERS[giver]
     if body.endswith(" -"):  # the usual line: the three others in order, one card each
         parts = body[:-2].split(" - ")
         if len(parts) == 3:
+            get = CARD_OF_TCH.get
             for to, part in zip(order, parts, strict=True):
-                n = len(names[to])
-                card = CARD_OF_TCH.get(part[n + 2 :])
-                if card is None or not part.startswith(names[to]) or not part.startswith(": ", n):
+                name = names[to]
+                n = len(name)
+                card = get(part[n + 2 :])
+                if card is None or not part.startswith(name) or not part.startswith(": ", n):
                     gives.clear()
                     break
                 gives[to] = card

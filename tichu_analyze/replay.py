@@ -1239,11 +1239,11 @@ class Replay:
                        f"{self._score_detail(rnd)}")
         return 0
 
-    def _score_detail(self, rnd: RoundState) -> str:
-        """The card and call points of an S002, when tracing (``check`` leaves them out of
-        its messages, as it always did)."""
+    @staticmethod
+    def _score_detail(rnd: RoundState) -> str:
+        """The card and call points of an S002 (the same whoever follows the replay)."""
         result = rnd.result
-        if result is None or not self._trace:
+        if result is None:
             return ""
         cards, calls = result.card_points, result.call_points
         return (f" (card points {cards[0]} to {cards[1]}, calls "
