@@ -164,6 +164,7 @@ WISH_OF_TCH: dict[str, str] = {letters: rank for rank, letters in _RANK_LETTERS.
 _HEADER = re.compile(r"-{3,}\s*(Gr\.Tichukarten|Startkarten|Rundenverlauf)\s*-{3,}")
 _CALL = re.compile(r"(Grosses Tichu|Tichu|Drache an):\s*\(([0-3])\)(.*)")
 _SEAT_TEXT = ("(0)", "(1)", "(2)", "(3)")
+_SEAT_OF = {text: seat for seat, text in enumerate(_SEAT_TEXT)}
 _RESULT = re.compile(r"Ergebnis:\s*(-?\d+)\s*-\s*(-?\d+)\s*")
 _WISH = re.compile(r"Wunsch:\s*(\S*)\s*")
 
@@ -509,9 +510,10 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         return None
     if text[:3] in _SEAT_TEXT:  # (no call: those start with their label)
         giver = ord(text[1]) - 48
-        prefix = f"({giver}){rt.names[giver]} gibt: "
-        if text.startswith(prefix):
-            body = text[len(prefix) :]
+        name = rt.names[giver]
+        n = len(name) + 3
+        if text.startswith(name, 3) and text.startswith(" gibt: ", n):  # "(N)name gibt: "
+            body = text[n + 7 :]
         elif " gibt: " in text:
             name, body = text[3:].split(" gibt: ", 1)
             if giver in rt.blank:  # the newcomer, named by his own line
@@ -711,10 +713,8 @@ def _fast_move(raw: str, names: list[str]) -> _What | None:
     ``names`` as ``(kind, seat, data)`` (:data:`_Move`), else None (:func:`_parse_play`
     reads it)."""
     text = raw.strip(" \t\r")
-    if len(text) < 4 or text[0] != "(" or text[2] != ")":
-        return None
-    seat = ord(text[1]) - 48
-    if not 0 <= seat <= 3:
+    seat = _SEAT_OF.get(text[:3], -1)
+    if seat < 0:
         return None
     name = names[seat]
     n = len(name) + 3
@@ -1312,11 +1312,9 @@ class _Converter:
             highest = classified(info.cards)
             if highest is None or highest.kind not in _AMBIGUOUS or highest.phoenix is None:
                 continue  # a pair, triple or stairs with the Phoenix has one reading
-            readings = [c for r in range(2, 15)
-                        if (c := classify(info.cards, r)) is not None and c.kind == highest.kind]
-            if len({c.rank for c in readings}) < 2:
+            readings = _readings(info.cards, highest)
+            if not readings:
                 continue
-            readings.sort(key=lambda c: c.rank, reverse=True)
             if info.below is not None:
                 readings = [c for c in readings if beats(c, info.below)]
             if info.above is not None:
@@ -1324,6 +1322,26 @@ class _Converter:
             if readings and readings[0].rank != highest.rank and readings[0].phoenix is not None:
                 force_setattr(info.event, "phoenix", RANK_TOKENS[readings[0].phoenix])
                 self.dirty = True
+
+
+_READINGS: dict[Mask, list[Combo]] = {}
+
+
+def _readings(cards: Mask, highest: Combo) -> list[Combo]:
+    """The readings of a straight or full house with the Phoenix (``highest``: the
+    highest), highest first; empty when they all have one rank. A bounded memo (the
+    list is never changed)."""
+    got = _READINGS.get(cards)
+    if got is None:
+        got = [c for r in range(2, 15)
+               if (c := classify(cards, r)) is not None and c.kind == highest.kind]
+        got.sort(key=lambda c: c.rank, reverse=True)
+        if len({c.rank for c in got}) < 2:
+            got = []
+        if len(_READINGS) >= _BODIES_LIMIT:
+            _READINGS.clear()
+        _READINGS[cards] = got
+    return got
 
 
 def _is_lead(rnd: RoundState, seat: int, combo: Combo | None) -> bool:
