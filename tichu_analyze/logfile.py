@@ -233,14 +233,11 @@ def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None 
             _too_long(n, len(lines[0]), replay)
             del lines[0]
         stop = False
-        for raw in lines:
-            n += 1
-            if not raw:
-                blank += 1
-                continue
+        first = n + 1
+        for n, raw in enumerate(lines, first):  # noqa: B007 - n is the last line number
             try:
                 ev = decode(raw)
-            except (msgspec.DecodeError, RecursionError):
+            except (msgspec.DecodeError, RecursionError):  # (blank lines too, seldom)
                 if not _problem(n, raw, replay):
                     blank += 1
                 continue
