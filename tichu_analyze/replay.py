@@ -111,6 +111,7 @@ _UNSEEN = Combo(Kind.SINGLE, 0, 0, 0)
 """Not in :data:`combos.CLASSIFIED` (a sentinel: the memo also holds None)."""
 _SINGLE = Kind.SINGLE
 _TOKEN_BIT: dict[str, int] = {t: BIT[c] for t, c in CARD_BY_TOKEN.items()}
+_BIT_OF_TOKEN = _TOKEN_BIT.__getitem__
 _SEAT_KEYS: dict[str, int] = {str(s): s for s in range(10)}  # "give" keys naming seats
 
 # What a handler did with its event (its return value; 0: applied as it stands)
@@ -124,7 +125,7 @@ def _mask_of_tokens(tokens: list[str]) -> int | None:
     """The cards of ``tokens``, or None if one is unknown or repeated (the slow path,
     ``Replay._tokens``, then says which)."""
     try:
-        mask: int = sum(map(_TOKEN_BIT.__getitem__, tokens))
+        mask: int = sum(map(_BIT_OF_TOKEN, tokens))
     except KeyError:
         return None
     # a sum of n powers of two has n bits set exactly when they are n different ones
