@@ -775,6 +775,7 @@ class Replay:
         gives: dict[int, int] = {}
         cards = 0
         problem = None
+        seats, receives, hand = rnd.seats, rnd.receivers[seat], rnd.hands[seat]
         for key, token in ev.give.items():
             c = CARD_BY_TOKEN.get(token)
             if c is None:
@@ -785,11 +786,11 @@ class Replay:
             if problem is not None:
                 continue
             bit = BIT[c]
-            if to is None or to >= rnd.seats:
+            if to is None or to >= seats:
                 problem = f"{key!r} is not a seat"
             elif to == seat:
                 problem = f"{self._who(seat)} gives {token} to itself"
-            elif not rnd.receivers[seat] >> to & 1:  # rules 9.2, 9.3
+            elif not receives >> to & 1:  # rules 9.2, 9.3
                 whom = ("one of its two partners" if rnd.seats == 6
                         else "one of the two seats of the other team")
                 problem = (f"{self._who(seat)} gives {token} to {self._who(to)}, who is not "
@@ -798,12 +799,12 @@ class Replay:
                 problem = f"seat {to} is named twice"
             elif cards & bit:
                 problem = f"{token} is given twice"
-            elif not rnd.hands[seat] & bit:
+            elif not hand & bit:
                 problem = f"{self._who(seat)} does not hold {token}"
             else:
                 gives[to] = c
                 cards |= bit
-        if problem is None and len(gives) != rnd.receivers[seat].bit_count():
+        if problem is None and len(gives) != receives.bit_count():
             missing = sorted(s for s in range(rnd.seats)
                              if rnd.receivers[seat] >> s & 1 and s not in gives)
             problem = f"nothing is given to seat {', '.join(map(str, missing))}"
