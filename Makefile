@@ -80,7 +80,7 @@ test-compiled: compiled
 	$(FAST)/bin/python -m pip install --quiet pytest hypothesis orjson
 	cd tests && TICHU_ANALYZE_EXPECT_COMPILED=1 ../$(FAST)/bin/python -m pytest -q -p no:cacheprovider --rootdir=.. \
 	  test_compiled_build.py test_rules_fixtures.py test_properties.py test_cli.py test_sample_logs.py \
-	  test_driver.py test_dask.py
+	  test_driver.py test_dask.py test_bsw.py
 
 ## bench: check's speed, pure Python and compiled
 bench: install-dev compiled

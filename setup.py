@@ -2,8 +2,8 @@
 
 Everything else about the package is in pyproject.toml. With the variable set
 (and mypy, which brings mypyc, installed in the building environment), the
-replay's hot path is compiled to C extension modules with mypyc: the same
-code, about 1.8 times faster. Without it the package is pure Python.
+replay's hot path and the ``.tch`` reader are compiled to C extension modules with
+mypyc: the same code, about 1.8 times faster. Without it the package is pure Python.
 """
 
 import os
@@ -17,6 +17,7 @@ COMPILED = [
     "tichu_analyze/state.py",
     "tichu_analyze/replay.py",
     "tichu_analyze/logfile.py",
+    "tichu_analyze/bsw.py",
 ]
 
 ext_modules = []

@@ -1,6 +1,6 @@
 """Checking Brettspielwelt .tch files: games/s, next to the same games as JSON lines.
 
-    python benchmarks/bench_bsw.py [--games 2000] [--repeat 1] [--baseline PYTHON]
+    python benchmarks/bench_bsw.py [--games 2000] [--repeat 1] [--baseline PYTHON ...]
 
 Writes simulated games as .tch files (one game per file, in BSW's style, via
 ``bsw.write_tch``) into benchmarks/corpus/tch-<games>-<seed>/ and adds the
@@ -12,9 +12,10 @@ replaying), and prints for each the games and events per second of CPU time
 and the projected time for the 2.4 million games of the archive on 2 cores
 (`check --jobs 2`).
 
-``--baseline PYTHON``: also time the .tch folder under another installation
-(e.g. the unchanged code's venv, ``/path/to/main/.venv/bin/python``), in a
-subprocess of the same run, and print the speed-up.
+``--baseline PYTHON`` (may be repeated): also time the .tch folder under another
+installation (e.g. the unchanged code's venv, ``/path/to/main/.venv/bin/python``;
+code from before the visitor API runs too), in a subprocess of the same run, and
+print the speed-up.
 """
 
 from __future__ import annotations
@@ -68,7 +69,12 @@ def check_all(paths: list[Path]) -> dict[str, float]:
     """Check ``paths`` one by one as `check` does; games, events, errors, CPU seconds."""
     from tichu_analyze.diagnostics import Diagnostic
     from tichu_analyze.logfile import replay_file
-    from tichu_analyze.visitor import DiagnosticVisitor
+
+    try:
+        from tichu_analyze.visitor import DiagnosticVisitor
+    except ImportError:  # a --baseline from before the visitor API: a report callback
+        def DiagnosticVisitor(report):  # type: ignore[no-untyped-def] # noqa: N802
+            return report
 
     errors = games = events = 0
     t = time.process_time()
@@ -99,7 +105,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=1, help="runs; the fastest counts")
-    ap.add_argument("--baseline", help="another installation's python to compare with")
+    ap.add_argument("--baseline", action="append", default=[], metavar="PYTHON",
+                    help="another installation's python to compare with (repeatable)")
     ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker is not None:
@@ -118,10 +125,10 @@ def main() -> None:
     for _ in range(args.repeat):
         keep("tch", check_all(files))
         keep("jsonl", check_all([jsonl]))
-        if args.baseline:
-            out = subprocess.run([args.baseline, __file__, "--worker", str(folder)],
+        for b in args.baseline:
+            out = subprocess.run([b, __file__, "--worker", str(folder)],
                                  check=True, capture_output=True, text=True).stdout
-            keep("baseline", json.loads(out.strip().splitlines()[-1]))
+            keep(f"baseline {b}", json.loads(out.strip().splitlines()[-1]))
         keep("sample", check_all([SAMPLE] * 20))
 
     tch, js = best["tch"], best["jsonl"]
@@ -134,11 +141,11 @@ def main() -> None:
     print(f"  .tch / JSON lines time per game = {ratio:.2f}")
     s = best["sample"]
     print(line("real sample 2417500.tch x20", s))
-    if "baseline" in best:
-        b = best["baseline"]
-        print(line(".tch under --baseline", b))
+    for name in args.baseline:
+        b = best[f"baseline {name}"]
+        print(line(".tch under --baseline", b) + f"  {name}")
         speedup = (b["seconds"] / b["games"]) / (tch["seconds"] / tch["games"])
-        print(f"  speed-up over the baseline = {speedup:.2f}x")
+        print(f"  speed-up over that baseline = {speedup:.2f}x")
     hours = ARCHIVE / (tch["games"] / tch["seconds"]) / CORES / 3600
     print(f"projected: {ARCHIVE:,} games on {CORES} cores (check --jobs {CORES}) in about "
           f"{hours:.1f} h (simulated games; the archive's average game may differ)")

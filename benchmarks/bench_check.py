@@ -1,9 +1,9 @@
 """Benchmark of `check`: events per second against the parse-only rate, and peak memory.
 
-    python benchmarks/bench_check.py [--games 400] [--repeat 3]
+    python benchmarks/bench_check.py [--games 400] [--repeat 3] [--baseline PYTHON ...]
 
 Writes a corpus of simulated games (benchmarks/corpus/, reused when present),
-then measures in this one run, on one core:
+then measures in this one run, on one core, in CPU seconds (best of ``--repeat``):
 
 * parse-only: reading the same file line by line and decoding every line with
   msgspec (the JSON library the reader uses), generically and typed, and with
@@ -12,6 +12,12 @@ then measures in this one run, on one core:
 * the ratio check / parse-only;
 * the peak memory (max RSS) of `check` in a fresh process on the corpus and on
   a corpus four times larger, to show that memory does not grow with the file.
+
+``--baseline PYTHON`` (may be repeated): also time `check` under another
+installation (e.g. the unchanged code's venv, ``/path/to/main/.venv/bin/python``)
+on the same corpus, in a subprocess, alternating with this installation's runs
+(the machine's load then weighs on both alike), and print the ratios. The
+worker also runs code from before the visitor API (``replay_file(path, report)``).
 """
 
 from __future__ import annotations
@@ -29,7 +35,11 @@ import msgspec
 from tichu_analyze.events import Event
 from tichu_analyze.logfile import replay_file, write_log
 from tichu_analyze.simulate import simulate
-from tichu_analyze.visitor import DiagnosticVisitor
+
+try:
+    from tichu_analyze.visitor import DiagnosticVisitor
+except ImportError:  # a baseline from before the visitor API (see check)
+    DiagnosticVisitor = None  # type: ignore[assignment,misc]
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"
@@ -49,9 +59,9 @@ def corpus(games: int, seed: int = 2026) -> Path:
 def best_of(repeat: int, fn) -> float:  # type: ignore[no-untyped-def]
     best = float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = time.process_time()  # CPU time: the machine is shared
         fn()
-        best = min(best, time.perf_counter() - t)
+        best = min(best, time.process_time() - t)
     return best
 
 
@@ -79,8 +89,11 @@ def parse_orjson(path: Path) -> None:
 
 
 def check(path: Path) -> None:
-    found = []
-    replay_file(path, DiagnosticVisitor(found.append))
+    found: list = []  # type: ignore[type-arg]
+    if DiagnosticVisitor is not None:
+        replay_file(path, DiagnosticVisitor(found.append))
+    else:  # a baseline from before the visitor API: a report callback
+        replay_file(path, found.append)  # type: ignore[arg-type]
     if any(d.severity != "warning" for d in found):
         raise SystemExit(f"the corpus {path} has error diagnostics: {found[:3]}")
 
@@ -104,7 +117,14 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400, help="games in the corpus (>= 200)")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best kept)")
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
+    ap.add_argument("--baseline", action="append", default=[], metavar="PYTHON",
+                    help="another installation's python to time check under (repeatable)")
+    ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.worker is not None:  # one timed check of that file, as events/s
+        seconds = best_of(1, lambda: check(args.worker))
+        print(json.dumps({"seconds": seconds}))
+        return
 
     path = corpus(args.games)
     with open(path, "rb") as f:
@@ -122,6 +142,19 @@ def main() -> None:
         except ImportError:
             continue
         results[name] = events / seconds
+    if args.baseline:
+        # alternate: this installation, then each baseline, ``repeat`` times; best kept
+        seconds = {"this": float("inf"), **{b: float("inf") for b in args.baseline}}
+        for _ in range(args.repeat):
+            seconds["this"] = min(seconds["this"], best_of(1, lambda: check(path)))
+            for b in args.baseline:
+                out = subprocess.run([b, __file__, "--worker", str(path)], check=True,
+                                     capture_output=True, text=True).stdout
+                seconds[b] = min(seconds[b], json.loads(out.strip().splitlines()[-1])["seconds"])
+        results["check"] = events / min(seconds["this"], events / results["check"])
+        baselines = {b: events / seconds[b] for b in args.baseline}
+    else:
+        baselines = {}
     ratio = results["check"] / results["parse_msgspec"]
     big = corpus(args.games * 4)
     mem_small = peak_memory_mib(path)
@@ -130,7 +163,7 @@ def main() -> None:
 
     if args.json:
         print(json.dumps({"events": events, "bytes": size, **results, "ratio": ratio,
-                          "peak_mib": [mem_small, mem_big]}))
+                          "peak_mib": [mem_small, mem_big], "baselines": baselines}))
         return
     import tichu_analyze.replay
 
@@ -144,6 +177,9 @@ def main() -> None:
           f"  (typed: {results['check'] / results['parse_msgspec_typed']:.2f})")
     print(f"peak memory of check: {mem_small:.0f} MiB on {args.games} games, "
           f"{mem_big:.0f} MiB on {args.games * 4} games")
+    for b, rate in baselines.items():
+        print(f"  check under --baseline {b}: {rate:,.0f} events/s; this installation "
+              f"/ baseline = {results['check'] / rate:.2f}")
 
 
 if __name__ == "__main__":

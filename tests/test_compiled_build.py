@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+import tichu_analyze.bsw
 import tichu_analyze.replay
 
 
@@ -15,3 +16,4 @@ def test_hot_path_is_compiled_when_asked() -> None:
     if not os.environ.get("TICHU_ANALYZE_EXPECT_COMPILED"):
         pytest.skip("checks the mypyc-compiled build: run 'make test-compiled' to test it")
     assert tichu_analyze.replay.__file__.endswith(".so")
+    assert tichu_analyze.bsw.__file__.endswith(".so")  # the .tch reader too

@@ -162,8 +162,9 @@ WISH_OF_TCH: dict[str, str] = {letters: rank for rank, letters in _RANK_LETTERS.
 """BSW wish letters (``"B"``, ``"D"``, ``"10"`` ...) -> format-1 rank token."""
 
 _HEADER = re.compile(r"-{3,}\s*(Gr\.Tichukarten|Startkarten|Rundenverlauf)\s*-{3,}")
-_SEAT = re.compile(r"\(([0-3])\)")
 _CALL = re.compile(r"(Grosses Tichu|Tichu|Drache an):\s*\(([0-3])\)(.*)")
+_SEAT_TEXT = ("(0)", "(1)", "(2)", "(3)")
+_SEAT_OF = {text: seat for seat, text in enumerate(_SEAT_TEXT)}
 _RESULT = re.compile(r"Ergebnis:\s*(-?\d+)\s*-\s*(-?\d+)\s*")
 _WISH = re.compile(r"Wunsch:\s*(\S*)\s*")
 
@@ -293,27 +294,30 @@ def _tail(text: str) -> str:
 # --- parsed lines of one round ------------------------------------------------
 
 
-_NO_CARDS: list[str] = []
 _NO_GIVE: dict[int, str] = {}
 
 
 class _Rec:
-    """One meaningful line of the round's pre-play or play part (never changed once made:
-    records without cards or exchange share one empty list and dict)."""
+    """One meaningful line of the round's part before the Rundenverlauf (never changed
+    once made: records without an exchange share one empty dict)."""
 
-    __slots__ = ("cards", "give", "kind", "line", "mask", "score", "seat", "value")
+    __slots__ = ("give", "kind", "line", "seat")
 
-    def __init__(self, kind: str, line: int, seat: int = -1, cards: list[str] = _NO_CARDS,
-                 mask: Mask | None = None, give: dict[int, str] = _NO_GIVE, value: str = "",
-                 score: tuple[int, int] = (0, 0)) -> None:
-        self.kind = kind  # tichu, grand, exchange, play, pass, wish, gift, result
+    def __init__(self, kind: str, line: int, seat: int = -1,
+                 give: dict[int, str] = _NO_GIVE) -> None:
+        self.kind = kind  # tichu, grand, exchange
         self.line = line
         self.seat = seat
-        self.cards = cards  # play: format-1 tokens
-        self.mask = mask  # play: the cards, None if one is repeated
         self.give = give  # exchange: to -> token
-        self.value = value  # wish: rank token
-        self.score = score  # result
+
+
+_What = tuple[str, int, Any]
+_Move = tuple[int, _What]
+"""One line of a round's Rundenverlauf: ``(line, (kind, seat, data))``. ``kind``:
+pass, play, tichu, grand, gift (``seat``: the Dragon's recipient), wish, result
+(``seat`` -1). ``data``: a play's format-1 tokens and their mask (None if a card is
+repeated), a wish's rank token, a result's score; else None. Plain tuples: a round has
+hundreds, and the same ``(kind, seat, data)`` of a line's text comes again and again."""
 
 
 @dataclass(slots=True)
@@ -330,14 +334,14 @@ class _RoundText:
     lines: int = 0  # non-blank lines read after the header
     grand: list[_Rec] = field(default_factory=list)
     pre: list[_Rec] = field(default_factory=list)  # Tichu calls and exchanges, in order
-    play: list[_Rec] = field(default_factory=list)
+    play: list[_Move] = field(default_factory=list)
     unreadable: tuple[int, str] | None = None
 
 
 def _cards(tokens: list[str]) -> list[str] | str:
     """BSW card tokens -> format-1 tokens, or an error message."""
     try:
-        return [CARD_OF_TCH[t] for t in tokens]
+        return list(map(CARD_OF_TCH.__getitem__, tokens))
     except KeyError as e:
         return f"{e.args[0]!r} is not a card"
 
@@ -348,17 +352,20 @@ def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
     The name is everything before the last ``size`` space-separated tokens, so
     it may hold spaces and non-breaking spaces.
     """
-    m = _SEAT.match(text)
-    if m is None or int(m.group(1)) != seat:
+    if not text.startswith(_SEAT_TEXT[seat]):
         return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
-    parts = _tail(text[3:]).split(" ")
+    parts = text[3:].rstrip(" \t\r").rsplit(" ", size)  # the name, then the cards
     if len(parts) < size:
         return f"expected {size} cards after the name of seat {seat}, found {len(parts)} tokens"
-    name, tokens = " ".join(parts[: len(parts) - size]), parts[len(parts) - size :]
+    name, tokens = (parts[0], parts[1:]) if len(parts) > size else ("", parts)
     cards = _cards(tokens)
     if isinstance(cards, str):
         return f"hand of seat {seat}: {cards}"
     return name, cards
+
+
+_OTHERS = tuple(tuple((giver + k) & 3 for k in (1, 2, 3)) for giver in range(4))
+"""The seats a seat gives to, in the order BSW lists them."""
 
 
 def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
@@ -370,15 +377,17 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     """
     gives: dict[int, str] = {}
     pos = 0
-    body = _tail(body)
-    order = [(giver + k) & 3 for k in (1, 2, 3)]
+    body = body.rstrip(" \t\r")
+    order = _OTHERS[giver]
     if body.endswith(" -"):  # the usual line: the three others in order, one card each
         parts = body[:-2].split(" - ")
         if len(parts) == 3:
+            get = CARD_OF_TCH.get
             for to, part in zip(order, parts, strict=True):
-                n = len(names[to])
-                card = CARD_OF_TCH.get(part[n + 2 :])
-                if card is None or not part.startswith(names[to]) or not part.startswith(": ", n):
+                name = names[to]
+                n = len(name)
+                card = get(part[n + 2 :])
+                if card is None or not part.startswith(name) or not part.startswith(": ", n):
                     gives.clear()
                     break
                 gives[to] = card
@@ -416,7 +425,7 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     return gives
 
 
-def _move_line(text: str, names: list[str], no: int = 0) -> _Rec | str | None:
+def _move_line(text: str, names: list[str], no: int = 0) -> _Move | str | None:
     """``(N)name: C C`` or ``(N)name passt.`` (``text`` stripped) as a record of line
     ``no``, an error message, or None."""
     if len(text) < 3 or text[0] != "(" or text[2] != ")" or text[1] not in "0123":
@@ -427,7 +436,7 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Rec | str | None:
     if text.startswith(name, 3) and text.startswith(": ", n):
         body = text[n + 2 :]
     elif text.endswith((" passt.", " passt")):
-        return _Rec("pass", no, seat)  # also under another name: the seat counts
+        return (no, ("pass", seat, None))  # also under another name: the seat counts
     else:
         cut = text.rfind(": ", 3)
         if cut < 0:
@@ -436,7 +445,7 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Rec | str | None:
     got = _play_body(body)
     if isinstance(got, str):
         return f"play of seat {seat}: {got}" if got else f"a play of seat {seat} without cards"
-    return _Rec("play", no, seat, list(got[0]), got[1])
+    return (no, ("play", seat, got))
 
 
 _BODIES: dict[str, tuple[tuple[str, ...], Mask | None] | str] = {}
@@ -499,18 +508,12 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         return None
     if text == "Schupfen:":
         return None
-    call = _CALL.fullmatch(text)
-    if call is not None and call.group(1) != "Drache an":
-        kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
-        rec = _Rec(kind, no, int(call.group(2)))
-        (rt.grand if kind == "grand" else rt.pre).append(rec)
-        return None
-    m = _SEAT.match(text)
-    if m is not None:
-        giver = int(m.group(1))
-        prefix = f"({giver}){rt.names[giver]} gibt: "
-        if text.startswith(prefix):
-            body = text[len(prefix) :]
+    if text[:3] in _SEAT_TEXT:  # (no call: those start with their label)
+        giver = ord(text[1]) - 48
+        name = rt.names[giver]
+        n = len(name) + 3
+        if text.startswith(name, 3) and text.startswith(" gibt: ", n):  # "(N)name gibt: "
+            body = text[n + 7 :]
         elif " gibt: " in text:
             name, body = text[3:].split(" gibt: ", 1)
             if giver in rt.blank:  # the newcomer, named by his own line
@@ -522,6 +525,12 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         if isinstance(gives, str):
             return f"exchange of seat {giver}: {gives}"
         rt.pre.append(_Rec("exchange", no, giver, give=gives))
+        return None
+    call = _CALL.fullmatch(text)
+    if call is not None and call.group(1) != "Drache an":
+        kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
+        rec = _Rec(kind, no, int(call.group(2)))
+        (rt.grand if kind == "grand" else rt.pre).append(rec)
         return None
     return "not a line of the exchange part of a round"
 
@@ -540,7 +549,7 @@ def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
     call = _CALL.fullmatch(text)
     if call is not None:
         kind = {"Grosses Tichu": "grand", "Tichu": "tichu", "Drache an": "gift"}[call.group(1)]
-        rt.play.append(_Rec(kind, no, int(call.group(2))))
+        rt.play.append((no, (kind, int(call.group(2)), None)))
         return None
     wish = _WISH.fullmatch(text)
     if wish is not None:
@@ -549,15 +558,15 @@ def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
             return None  # no wish
         if letters not in WISH_OF_TCH:
             return f"{letters!r} is not a rank to wish for"
-        if not any(r.kind == "play" for r in rt.play):
+        if not any(r[1][0] == "play" for r in rt.play):
             return "a wish before any play"
-        rt.play.append(_Rec("wish", no, value=WISH_OF_TCH[letters]))
+        rt.play.append((no, ("wish", -1, WISH_OF_TCH[letters])))
         return None
     result = _RESULT.fullmatch(text)
     if result is not None:
         if max(len(result.group(1)), len(result.group(2))) > 9:
             return "a score of more than nine digits"  # (and int() would refuse 4,300)
-        rt.play.append(_Rec("result", no, score=(int(result.group(1)), int(result.group(2)))))
+        rt.play.append((no, ("result", -1, (int(result.group(1)), int(result.group(2))))))
         rt.section = "over"
         return None
     return "not a play, a pass, a call, a wish, a Dragon gift or a result"
@@ -616,29 +625,27 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
     """What :func:`read_tch` yields, a round at a time (an :class:`Unreadable` last)."""
     rt: _RoundText | None = None
     junk = False  # inside a run of lines outside any round
-    # in a round's Rundenverlauf: its pass lines (seat by text) and play line starts
-    passes: dict[str, int] | None = None
-    heads: list[str] = []
-    fast = _RoundText(0)
-    add = fast.play.append
+    # in a round's Rundenverlauf: its pass and play lines read so far (by their text, for
+    # the names ``names``: the same lines come again), None elsewhere
+    moves: dict[str | None, _What] | None = None
+    known: dict[str | None, _What] = {}
+    names: list[str] = []
+    add = _NO_MOVES.append
+    count = 0  # while ``moves``: the round's lines read (``rt.lines``, kept here)
     for no, raw in enumerate(lines, 1):
-        if passes is not None and raw is not None and fast.lines < MAX_ROUND_LINES:
-            # the fast path for plays and passes (``fast``: the round, ``rt``)
-            text = raw.strip(" \t\r")
-            seat = passes.get(text, -1)
-            if seat >= 0:
-                fast.lines += 1
-                add(_Rec("pass", no, seat))
+        if moves is not None:
+            # the fast path for plays and passes of the round ``rt``
+            move = moves.get(raw)
+            if move is None and raw is not None:
+                move = _fast_move(raw, names)
+                if move is not None and len(moves) < _MOVES_LIMIT:
+                    moves[raw] = move
+            if move is not None and count < MAX_ROUND_LINES:
+                count += 1
+                add((no, move))
                 continue
-            seat = ord(text[1]) - 48 if len(text) > 3 and text[0] == "(" else -1
-            if 0 <= seat <= 3 and text.startswith(heads[seat]):
-                got = _BODIES.get(text[len(heads[seat]) :])
-                if got is None:
-                    got = _play_body(text[len(heads[seat]) :])
-                if not isinstance(got, str):
-                    fast.lines += 1
-                    add(_Rec("play", no, seat, list(got[0]), got[1]))
-                    continue
+            assert rt is not None
+            rt.lines = count
         head: str | None = None
         if raw is None:
             text = ""
@@ -651,12 +658,12 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
                 if head == "Gr.Tichukarten":
                     if rt is not None and rt.section != "done":
                         yield reader.round(rt)
-                    rt, junk, passes = _RoundText(no), False, None
+                    rt, junk, moves = _RoundText(no), False, None
                     continue
         if rt is None or rt.section == "done":
             if rt is not None:
-                move = _move_line(text, rt.names)
-                if isinstance(move, _Rec) and move.kind == "pass":
+                done = _move_line(text, rt.names)
+                if isinstance(done, tuple) and done[1][0] == "pass":
                     continue  # a pass logged after the round's result: noise
             if not junk and not text.startswith("BOMBE:"):
                 where = "after the round's Ergebnis" if rt is not None else \
@@ -682,17 +689,44 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
         elif rt.section == "over":
             yield reader.round(rt)
             rt.section = "done"
-        elif rt.section == "play" and passes is None and len(rt.names) == 4:
-            passes = {f"({s}){name} passt.": s for s, name in enumerate(rt.names)}
-            heads = [f"({s}){name}: " for s, name in enumerate(rt.names)]
-            fast, add = rt, rt.play.append
-        if passes is not None and rt.section != "play":
-            passes = None
+        elif rt.section == "play" and moves is None and len(rt.names) == 4:
+            if rt.names != names:
+                names, known = list(rt.names), {}
+            moves = known
+            add = rt.play.append
+        if moves is not None:
+            if rt.section == "play":
+                count = rt.lines
+            else:
+                moves = None
     if rt is not None and rt.section != "done":
         yield reader.round(rt)
 
 
 _TOO_LONG = f"a line longer than {MAX_LINE >> 20} MiB"
+_MOVES_LIMIT = 4096
+_NO_MOVES: list[_Move] = []  # (never appended to: ``moves`` is None with it)
+
+
+def _fast_move(raw: str, names: list[str]) -> _What | None:
+    """A line of the Rundenverlauf that is a pass or a play of a seat under its name in
+    ``names`` as ``(kind, seat, data)`` (:data:`_Move`), else None (:func:`_parse_play`
+    reads it)."""
+    text = raw.strip(" \t\r")
+    seat = _SEAT_OF.get(text[:3], -1)
+    if seat < 0:
+        return None
+    name = names[seat]
+    n = len(name) + 3
+    if not text.startswith(name, 3):
+        return None
+    if len(text) == n + 7 and text.endswith(" passt."):
+        return ("pass", seat, None)
+    if text.startswith(": ", n):
+        got = _play_body(text[n + 2 :])
+        if not isinstance(got, str):
+            return ("play", seat, got)
+    return None
 
 
 class _Reader:
@@ -920,8 +954,7 @@ class _Converter:
         self.raw = False  # no normalizing (the engine skips the rest of the round)
         self.first_play: list[Play | None] = [None, None, None, None]
         self.plays = [0, 0, 0, 0]
-        self.moves = [0, 0, 0, 0]  # logged plays and passes, by seat
-        self.moves_at_first: list[int] = [0, 0, 0, 0]  # the others' moves at the first play
+        self.first_index = [0, 0, 0, 0]  # where each seat's first play is in rt.play
         self.last_play: Play | None = None
         self.phoenix: list[_PhoenixPlay] = []
         self.top_phoenix: _PhoenixPlay | None = None  # the Phoenix play on top of the trick
@@ -946,40 +979,54 @@ class _Converter:
         if len(rt.hands8) == 4:
             self.emit(rt.line, Deal(game=self.game, hands=[list(h) for h in rt.hands8]))
             for rec in rt.grand:
-                self.call(rec, "grand_tichu")
+                self.call(rec.line, rec.seat, "grand_tichu")
             if len(rt.hands14) == 4:
                 self.pre_play()
                 self.raw = not self.sound()
                 self.playing = True
-                moves = self.moves
-                for i, rec in enumerate(rt.play):
-                    self.index = i
-                    kind = rec.kind
-                    if kind == "pass":
-                        moves[rec.seat] += 1
-                        self.pass_(rec)
-                    elif kind == "play":
-                        moves[rec.seat] += 1
-                        self.play(rec)
-                    else:
-                        self.other(rec)
+                self.follow_play()
                 self.resolve_phoenix()
         if rt.unreadable is not None:
             self.out.append((rt.unreadable[0], Unreadable(rt.unreadable[1])))
         return self.out
 
+    def follow_play(self) -> None:
+        """The Rundenverlauf, line by line (passes in turn, the most frequent, inline)."""
+        rnd = self.rnd
+        out, feed = self.out, self.feed
+        passes = [Pass(game=self.game, seat=s) for s in range(4)]  # (frozen: shared)
+        for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
+            if kind == "pass":
+                if rnd is None or self.raw:
+                    self.emit(line, passes[seat])
+                elif (seat == rnd.turn and rnd.top is not None and not rnd.closing
+                      and rnd.phase is _PLAY and rnd.hands[seat]):
+                    ev = passes[seat]
+                    out.append((line, ev))
+                    feed(line, ev)
+                # else the winner collecting its trick, or a pass by a seat not on turn:
+                # dropped
+            elif kind == "play":
+                self.index = i
+                self.play(line, seat, data[0], data[1])
+            else:
+                self.index = i
+                self.other(kind, line, seat, data)
+
     def pre_play(self) -> None:
         """The second deal (Startkarten minus the first 8), calls and exchanges in file order."""
         rt = self.rt
-        pairs = zip(rt.hands8, rt.hands14, strict=True)
-        six = [[c for c in h14 if c not in h8] for h8, h14 in pairs]
+        six = []
+        for h8, h14 in zip(rt.hands8, rt.hands14, strict=True):
+            first = set(h8)
+            six.append([c for c in h14 if c not in first])
         self.emit(rt.start_line, Deal(game=self.game, hands=six))
         for rec in rt.pre:
             if rec.kind == "exchange":
                 give = {str(to): card for to, card in sorted(rec.give.items())}
                 self.emit(rec.line, Exchange(game=self.game, seat=rec.seat, give=give))
             else:
-                self.call(rec, "tichu")
+                self.call(rec.line, rec.seat, "tichu")
 
     def sound(self) -> bool:
         """Whether the play is followed: the engine applied the deals and the
@@ -994,95 +1041,79 @@ class _Converter:
 
     # -- calls
 
-    def call(self, rec: _Rec, call: CallKind) -> None:
-        seat = rec.seat
+    def call(self, line: int, seat: int, call: CallKind) -> None:
         if self.calls[seat] is not None:
             return  # the seat's call is made: BSW logs repeated clicks (and Tichu after Grand)
         ev = Call(game=self.game, seat=seat, call=call)
         if not self.playing:
             self.calls[seat] = call
-            self.emit(rec.line, ev)
+            self.emit(line, ev)
             return
         rnd = self.rnd
         if rnd is None or self.raw:
-            self.emit(rec.line, ev)
+            self.emit(line, ev)
             return
         first = self.first_play[seat]
         if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 1
                 and first is not None and self.moves_by_others(seat) <= 1):
             # logged just after the caller's first play: it was made with that play
             at = next(i for i, (_, e) in enumerate(self.out) if e is first)
-            self.out.insert(at, (rec.line, ev))
+            self.out.insert(at, (line, ev))
             self.calls[seat] = call
             self.dirty = True
             return
-        self.settle(rec.line)
+        self.settle(line)
         if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 0
                 and rnd.phase == Phase.PLAY):
             self.calls[seat] = call
-        self.emit(rec.line, ev)  # otherwise reported by the engine (C001, C002, C003, P009)
+        self.emit(line, ev)  # otherwise reported by the engine (C001, C002, C003, P009)
 
     # -- play
 
     def moves_by_others(self, seat: int) -> int:
         """Plays and passes logged by other seats since ``seat``'s first play."""
-        m = self.moves
-        return m[0] + m[1] + m[2] + m[3] - m[seat] - self.moves_at_first[seat]
+        return sum(1 for _, (kind, s, _) in self.rt.play[self.first_index[seat] + 1 : self.index]
+                   if s != seat and (kind == "play" or kind == "pass"))
 
-    def other(self, rec: _Rec) -> None:
-        """A record of the Rundenverlauf other than a play or a pass."""
-        kind = rec.kind
+    def other(self, kind: str, line: int, seat: int, data: Any) -> None:
+        """A line of the Rundenverlauf other than a play or a pass (:data:`_Move`)."""
         if kind in ("tichu", "grand"):
-            self.call(rec, "tichu" if rec.kind == "tichu" else "grand_tichu")
-        elif rec.kind == "wish":
+            self.call(line, seat, "tichu" if kind == "tichu" else "grand_tichu")
+        elif kind == "wish":
             last = self.last_play
             if last is not None and last.wish is None:
-                force_setattr(last, "wish", rec.value)  # after the engine saw the play
+                force_setattr(last, "wish", data)  # after the engine saw the play
                 self.dirty = True
-        elif rec.kind == "gift":
-            self.gift(rec)
-        elif rec.kind == "result":
-            self.result(rec)
-
-    def pass_(self, rec: _Rec) -> None:
-        rnd = self.rnd
-        seat = rec.seat
-        if rnd is None or self.raw:
-            self.emit(rec.line, Pass(game=self.game, seat=seat))
-        elif (seat == rnd.turn and rnd.top is not None and not rnd.closing
-              and rnd.phase is _PLAY and rnd.hands[seat]):
-            ev = Pass(game=self.game, seat=seat)
-            self.out.append((rec.line, ev))
-            self.feed(rec.line, ev)
-        # else the winner collecting its trick, or a pass by a seat not on turn: dropped
+        elif kind == "gift":
+            self.gift(line, seat)
+        elif kind == "result":
+            self.result(line, data)
 
     def wish_of(self) -> str | None:
         """The ``Wunsch:`` that belongs to the play being converted (the next records up
         to the next play), so that the engine applies the play with its wish."""
         play = self.rt.play
         for j in range(self.index + 1, len(play)):
-            kind = play[j].kind
+            kind = play[j][1][0]
             if kind == "wish":
-                return play[j].value
+                return str(play[j][1][2])
             if kind == "play" or kind == "result":
                 return None
         return None
 
-    def play(self, rec: _Rec) -> None:
-        seat = rec.seat
+    def play(self, line: int, seat: int, tokens: tuple[str, ...], mask: Mask | None) -> None:
         rnd = self.rnd
         if rnd is None or self.raw:
-            self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))
+            self.emit(line, Play(game=self.game, seat=seat, cards=list(tokens)))
             return
         if rnd.phase is not _PLAY:
             return  # cards logged after the rules ended the round: BSW noise
         hand = rnd.hands[seat]
-        mask = rec.mask
         if not hand or mask is None or mask & ~hand:
-            self.settle(rec.line)
+            self.settle(line)
             # P008 (a seat that is out), or L002 / P001: the engine skips the rest of the
             # round, so nothing more is normalized
-            self.emit(rec.line, Play(game=self.game, seat=seat, cards=rec.cards))
+            self.emit(line, Play(game=self.game, seat=seat, cards=list(tokens)))
             self.raw = hand != 0
             return
         if mask & _PHOENIX_BIT and rnd.phoenix_bombs:
@@ -1094,13 +1125,16 @@ class _Converter:
         bomb = combo is not None and combo.kind >= _BOMB
         top = rnd.top
         if top is not None and not rnd.closing and (
-                bomb or seat != rnd.turn or rnd.next_leader() == seat):
+                bomb or seat != rnd.turn or (
+                    # (a cheap pre-check: the winner, or the seat after it, would lead)
+                    (seat == rnd.top_seat or not rnd.hands[rnd.top_seat])
+                    and rnd.next_leader() == seat)):
             for s in self.missing_passes(seat, mask, combo, bomb):
-                self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
+                self.emit(line, Pass(game=self.game, seat=s))  # passes BSW did not log
             top = rnd.top
         if rnd.closing or rnd.dragon_due:
             if rnd.gift_due() and not (bomb and seat != rnd.top_seat):
-                self.give_dragon(rec.line)
+                self.give_dragon(line)
                 top = rnd.top
             lead = top is None or seat == rnd.top_seat or combo is None or combo.kind < _BOMB
         else:
@@ -1114,19 +1148,18 @@ class _Converter:
             self.top_phoenix.above = combo
             self.top_phoenix = None
         wish = self.wish_of() if mask & _MAHJONG_BIT else None
-        ev = Play(game=self.game, seat=seat, cards=rec.cards) if wish is None else \
-            Play(game=self.game, seat=seat, cards=rec.cards, wish=wish)
+        ev = Play(game=self.game, seat=seat, cards=list(tokens)) if wish is None else \
+            Play(game=self.game, seat=seat, cards=list(tokens), wish=wish)
         if mask & _PHOENIX_BIT and combo is not None and mask != _PHOENIX_BIT:
             self.top_phoenix = _PhoenixPlay(ev, mask, top)
             self.phoenix.append(self.top_phoenix)
         if self.first_play[seat] is None:
             self.first_play[seat] = ev
-            m = self.moves
-            self.moves_at_first[seat] = m[0] + m[1] + m[2] + m[3] - m[seat]
+            self.first_index[seat] = self.index
         self.plays[seat] += 1
         self.last_play = ev
-        self.out.append((rec.line, ev))
-        self.feed(rec.line, ev)
+        self.out.append((line, ev))
+        self.feed(line, ev)
 
     def missing_passes(self, seat: int, mask: Mask, combo: Combo | None,
                        bomb: bool) -> list[int]:
@@ -1185,7 +1218,7 @@ class _Converter:
     def gift_logged_later(self) -> bool:
         """Whether a ``Drache an:`` not yet used follows in the round."""
         for j in range(self.index + 1, len(self.rt.play)):
-            kind = self.rt.play[j].kind
+            kind = self.rt.play[j][1][0]
             if kind == "result":
                 return False
             if kind == "gift" and j not in self.consumed:
@@ -1206,31 +1239,30 @@ class _Converter:
         winner = rnd.top_seat
         play = self.rt.play
         for j in range(self.index + 1, len(play)):
-            later = play[j]
-            if later.kind == "result":
+            at, (kind, to, _) = play[j]
+            if kind == "result":
                 break
-            if later.kind == "gift" and j not in self.consumed:
+            if kind == "gift" and j not in self.consumed:
                 self.consumed.add(j)
-                self.emit(later.line, DragonGift(game=self.game, seat=winner, to=later.seat))
+                self.emit(at, DragonGift(game=self.game, seat=winner, to=to))
                 return
         ev = DragonGift(game=self.game, seat=winner, to=(winner + 1) & 3)
         self.gifts.append(_Gift(ev, winner, rnd.trick_cards))
         self.emit(line, ev)
 
-    def gift(self, rec: _Rec) -> None:
+    def gift(self, line: int, to: int) -> None:
         if self.index in self.consumed:
             return
         rnd = self.rnd
         if rnd is not None and not self.raw and rnd.phase == Phase.PLAY and \
                 rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
             for s in rnd.passes_to_close():
-                self.emit(rec.line, Pass(game=self.game, seat=s))  # passes BSW did not log
+                self.emit(line, Pass(game=self.game, seat=s))  # passes BSW did not log
         if rnd is None or self.raw or not rnd.gift_due():
             # no Dragon trick to give: as recorded (ignored after a double victory, else G003)
-            self.emit(rec.line, DragonGift(game=self.game, seat=self.dragon_player(),
-                                           to=rec.seat))
+            self.emit(line, DragonGift(game=self.game, seat=self.dragon_player(), to=to))
             return
-        self.emit(rec.line, DragonGift(game=self.game, seat=rnd.top_seat, to=rec.seat))
+        self.emit(line, DragonGift(game=self.game, seat=rnd.top_seat, to=to))
 
     def dragon_player(self) -> int:
         """Who played the Dragon this round (0 if nobody did)."""
@@ -1241,11 +1273,11 @@ class _Converter:
 
     # -- the end
 
-    def result(self, rec: _Rec) -> None:
+    def result(self, line: int, recorded: tuple[int, int]) -> None:
         if not self.raw:
-            self.settle(rec.line)
-        score = list(rec.score)
-        self.emit(rec.line, RoundEnd(game=self.game, round=self.number, score=score))
+            self.settle(line)
+        score = list(recorded)
+        self.emit(line, RoundEnd(game=self.game, round=self.number, score=score))
         rnd = self.rnd
         if rnd is None or self.raw or rnd.phase != Phase.OVER or rnd.result is None:
             return
@@ -1280,11 +1312,9 @@ class _Converter:
             highest = classified(info.cards)
             if highest is None or highest.kind not in _AMBIGUOUS or highest.phoenix is None:
                 continue  # a pair, triple or stairs with the Phoenix has one reading
-            readings = [c for r in range(2, 15)
-                        if (c := classify(info.cards, r)) is not None and c.kind == highest.kind]
-            if len({c.rank for c in readings}) < 2:
+            readings = _readings(info.cards, highest)
+            if not readings:
                 continue
-            readings.sort(key=lambda c: c.rank, reverse=True)
             if info.below is not None:
                 readings = [c for c in readings if beats(c, info.below)]
             if info.above is not None:
@@ -1292,6 +1322,26 @@ class _Converter:
             if readings and readings[0].rank != highest.rank and readings[0].phoenix is not None:
                 force_setattr(info.event, "phoenix", RANK_TOKENS[readings[0].phoenix])
                 self.dirty = True
+
+
+_READINGS: dict[Mask, list[Combo]] = {}
+
+
+def _readings(cards: Mask, highest: Combo) -> list[Combo]:
+    """The readings of a straight or full house with the Phoenix (``highest``: the
+    highest), highest first; empty when they all have one rank. A bounded memo (the
+    list is never changed)."""
+    got = _READINGS.get(cards)
+    if got is None:
+        got = [c for r in range(2, 15)
+               if (c := classify(cards, r)) is not None and c.kind == highest.kind]
+        got.sort(key=lambda c: c.rank, reverse=True)
+        if len({c.rank for c in got}) < 2:
+            got = []
+        if len(_READINGS) >= _BODIES_LIMIT:
+            _READINGS.clear()
+        _READINGS[cards] = got
+    return got
 
 
 def _is_lead(rnd: RoundState, seat: int, combo: Combo | None) -> bool:

@@ -185,7 +185,7 @@ def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None 
     (with its length) and skipped without being held, reading on at the next newline;
     blank lines cost next to nothing. A UTF-8 byte order mark at the start is ignored.
     ``stop_after_game``: stop reading once that game's ``game_end`` has been
-    replayed. ``tick`` is called every 65,536 lines.
+    replayed. ``tick`` is called after each block (1 MiB) read.
     """
     read = f.read
     decode = _decoder.decode
@@ -217,27 +217,24 @@ def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None 
             _too_long(n, len(lines[0]), replay)
             del lines[0]
         stop = False
-        for raw in lines:
-            n += 1
-            if tick is not None and not n & 0xFFFF:
-                tick()
-            if not raw:
-                blank += 1
-                continue
+        first = n + 1
+        for n, raw in enumerate(lines, first):  # noqa: B007 - n is the last line number
             try:
                 ev = decode(raw)
-            except (msgspec.DecodeError, RecursionError):
+            except (msgspec.DecodeError, RecursionError):  # (blank lines too, seldom)
                 if not _problem(n, raw, replay):
                     blank += 1
                 continue
-            if type(ev) is not Exchange or not _exchange_twice(n, raw, ev, replay):
+            kind = type(ev)
+            if kind is not Exchange or not _exchange_twice(n, raw, ev, replay):  # type: ignore[arg-type]
                 feed(n, ev)
-            if stop_after_game is not None and type(ev) is GameEnd \
-                    and ev.game == stop_after_game:
+            if kind is GameEnd and ev.game == stop_after_game:
                 stop = True
                 break
         if stop:
             break
+        if tick is not None:
+            tick()
         if len(carry) > cap:
             skipped, carry = len(carry), b""
         block = read(size)

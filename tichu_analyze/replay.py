@@ -107,8 +107,11 @@ _DOG_BIT = BIT[DOG]
 _PHOENIX_BIT = BIT[PHOENIX]
 _MAHJONG_BIT = BIT[MAHJONG]
 _FOUR = Kind.FOUR_OF_A_KIND
+_UNSEEN = Combo(Kind.SINGLE, 0, 0, 0)
+"""Not in :data:`combos.CLASSIFIED` (a sentinel: the memo also holds None)."""
 _SINGLE = Kind.SINGLE
 _TOKEN_BIT: dict[str, int] = {t: BIT[c] for t, c in CARD_BY_TOKEN.items()}
+_BIT_OF_TOKEN = _TOKEN_BIT.__getitem__
 _SEAT_KEYS: dict[str, int] = {str(s): s for s in range(10)}  # "give" keys naming seats
 
 # What a handler did with its event (its return value; 0: applied as it stands)
@@ -121,14 +124,12 @@ DISCARD = 8  # a play that formed no combination (P002) or the Dog not led (P007
 def _mask_of_tokens(tokens: list[str]) -> int | None:
     """The cards of ``tokens``, or None if one is unknown or repeated (the slow path,
     ``Replay._tokens``, then says which)."""
-    mask = 0
-    get = _TOKEN_BIT.get
-    for t in tokens:
-        b = get(t)
-        if b is None or mask & b:
-            return None
-        mask |= b
-    return mask
+    try:
+        mask: int = sum(map(_BIT_OF_TOKEN, tokens))
+    except KeyError:
+        return None
+    # a sum of n powers of two has n bits set exactly when they are n different ones
+    return mask if mask.bit_count() == len(tokens) else None
 
 
 def _classify(mask: int, phoenix: int | None, top: Combo | None,
@@ -227,7 +228,12 @@ class Replay:
                 self._step_round = rnd
             if rnd.dragon_due or (rnd.closing and rnd.top.cards == _DRAGON_BIT):  # type: ignore[union-attr]
                 self._check_dragon_gift_due(game, rnd, ev)
-        outcome = self._handlers[kind](game, rnd, ev)
+        if kind is Pass:  # the two most frequent events without the handler table
+            outcome = self._pass(game, rnd, ev)  # type: ignore[arg-type]
+        elif kind is Play:
+            outcome = self._play(game, rnd, ev)  # type: ignore[arg-type]
+        else:
+            outcome = self._handlers[kind](game, rnd, ev)
         if trace:
             self._end_step(outcome)
 
@@ -773,6 +779,7 @@ class Replay:
         gives: dict[int, int] = {}
         cards = 0
         problem = None
+        seats, receives, hand = rnd.seats, rnd.receivers[seat], rnd.hands[seat]
         for key, token in ev.give.items():
             c = CARD_BY_TOKEN.get(token)
             if c is None:
@@ -783,11 +790,11 @@ class Replay:
             if problem is not None:
                 continue
             bit = BIT[c]
-            if to is None or to >= rnd.seats:
+            if to is None or to >= seats:
                 problem = f"{key!r} is not a seat"
             elif to == seat:
                 problem = f"{self._who(seat)} gives {token} to itself"
-            elif not rnd.receivers[seat] >> to & 1:  # rules 9.2, 9.3
+            elif not receives >> to & 1:  # rules 9.2, 9.3
                 whom = ("one of its two partners" if rnd.seats == 6
                         else "one of the two seats of the other team")
                 problem = (f"{self._who(seat)} gives {token} to {self._who(to)}, who is not "
@@ -796,12 +803,12 @@ class Replay:
                 problem = f"seat {to} is named twice"
             elif cards & bit:
                 problem = f"{token} is given twice"
-            elif not rnd.hands[seat] & bit:
+            elif not hand & bit:
                 problem = f"{self._who(seat)} does not hold {token}"
             else:
                 gives[to] = c
                 cards |= bit
-        if problem is None and len(gives) != rnd.receivers[seat].bit_count():
+        if problem is None and len(gives) != receives.bit_count():
             missing = sorted(s for s in range(rnd.seats)
                              if rnd.receivers[seat] >> s & 1 and s not in gives)
             problem = f"nothing is given to seat {', '.join(map(str, missing))}"
@@ -852,9 +859,13 @@ class Replay:
         ):
             return SKIPPED
         assert rnd is not None
-        mask = _mask_of_tokens(ev.cards)
+        cards = ev.cards
+        if len(cards) == 1:  # (inline of _mask_of_tokens for the most frequent play)
+            mask: int | None = _TOKEN_BIT.get(cards[0])
+        else:
+            mask = _mask_of_tokens(cards)
         if mask is None:
-            self._tokens(ev.cards, "play", seat)  # reports what is wrong
+            self._tokens(cards, "play", seat)  # reports what is wrong
             return SKIPPED
         hand = rnd.hands[seat]
         if mask & ~hand:
@@ -868,7 +879,13 @@ class Replay:
         lead = False
         on_trick = False  # a bomb played onto a trick: never a wish violation (rules 6.4)
         bad: tuple[str, str] | None = None  # (code, message) of the play's legality
-        if top is None:
+        if top is None and seat == turn and not mask & _PHOENIX_BIT:
+            # the lead in turn, without the Phoenix: the most frequent lead
+            combo = CLASSIFIED.get(mask, _UNSEEN)
+            if combo is _UNSEEN:
+                combo = classified(mask)
+            lead = True
+        elif top is None:
             combo = _classify(mask, phoenix, None, rnd.phoenix_bombs)
             lead = True
             if seat != turn and rnd.after_dog and rnd.dog_leads >> seat & 1:
@@ -902,7 +919,12 @@ class Replay:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(leader)} won the "
                            "trick and is to lead")
         else:
-            combo = _classify(mask, phoenix, top, rnd.phoenix_bombs)
+            if mask & _PHOENIX_BIT:
+                combo = classify(mask, phoenix, top, rnd.phoenix_bombs)
+            else:
+                combo = CLASSIFIED.get(mask, _UNSEEN)
+                if combo is _UNSEEN:
+                    combo = classified(mask)
             if seat != turn and (combo is None or combo.kind < _FOUR):
                 bad = ("P003", f"{self._who(seat)} plays, but it is {self._who(turn)}'s turn")
 
@@ -955,11 +977,8 @@ class Replay:
                                f"holding {format_cards(held)}; {_could(could, top, wish)}")
         if bad is not None:
             self._emit(*bad, seat)
-        self._apply_play(rnd, seat, combo, mask, ev)
-        return 2 if lead else 4 if seat != turn else 0  # LEAD, OUT_OF_TURN (literals: hot path)
-
-    def _apply_play(self, rnd: RoundState, seat: int, combo: Combo, mask: int,
-                    ev: Play) -> None:
+        # apply it (inline: the hot path)
+        outcome = 2 if lead else 4 if seat != turn else 0  # LEAD, OUT_OF_TURN (literals)
         hands = rnd.hands
         left = hands[seat] = hands[seat] & ~mask
         rnd.played[seat] = True
@@ -971,28 +990,32 @@ class Replay:
         rnd.after_dog = False
         if combo.kind >= _FOUR:
             rnd.bombs[seat] += 1
-        # the wish (rules 6.1, 5.1)
-        wish = rnd.wish
+        # the wish (rules 6.1, 5.1; ``wish``: rnd.wish, read above)
         if wish is not None and mask & RANK_MASK[wish]:
             rnd.wish = None
             rnd.wish_fulfilled_by = seat
         if ev.wish is not None:
             self._wish(rnd, seat, mask, ev.wish)
         if not left and self._goes_out(rnd, seat):
-            return
+            return outcome
         if mask == _DOG_BIT:
-            # rules 5.2: the Dog's trick ends at once; the lead passes to the partner
-            self._end_trick(rnd, seat, dog=True)
-            if rnd.seats == 4:
-                partner = (seat + 2) & 3
-                rnd.turn = partner if hands[partner] else rnd.next_table[rnd.holding][partner]
-            else:  # rules 9.2: to either partner holding cards, else the next seat that does
-                leads = [p for p in partners(seat, rnd.seats) if hands[p]]
-                rnd.turn = leads[0] if leads else rnd.next_table[rnd.holding][seat]
-                rnd.dog_leads = sum(1 << p for p in leads)
-            rnd.after_dog = True
-            return
-        rnd.turn = rnd.next_table[rnd.holding][seat]
+            self._after_dog(rnd, seat)
+        else:
+            rnd.turn = rnd.next_table[rnd.holding][seat]
+        return outcome
+
+    def _after_dog(self, rnd: RoundState, seat: int) -> None:
+        """Rules 5.2: the Dog's trick ends at once; the lead passes to the partner."""
+        self._end_trick(rnd, seat, dog=True)
+        hands = rnd.hands
+        if rnd.seats == 4:
+            partner = (seat + 2) & 3
+            rnd.turn = partner if hands[partner] else rnd.next_table[rnd.holding][partner]
+        else:  # rules 9.2: to either partner holding cards, else the next seat that does
+            leads = [p for p in partners(seat, rnd.seats) if hands[p]]
+            rnd.turn = leads[0] if leads else rnd.next_table[rnd.holding][seat]
+            rnd.dog_leads = sum(1 << p for p in leads)
+        rnd.after_dog = True
 
     def _wish(self, rnd: RoundState, seat: int, mask: int, wish: object) -> None:
         """The ``wish`` field of a play (rules 5.1; W002)."""
@@ -1222,11 +1245,11 @@ class Replay:
                        f"{self._score_detail(rnd)}")
         return 0
 
-    def _score_detail(self, rnd: RoundState) -> str:
-        """The card and call points of an S002, when tracing (``check`` leaves them out of
-        its messages, as it always did)."""
+    @staticmethod
+    def _score_detail(rnd: RoundState) -> str:
+        """The card and call points of an S002 (the same whoever follows the replay)."""
         result = rnd.result
-        if result is None or not self._trace:
+        if result is None:
             return ""
         cards, calls = result.card_points, result.call_points
         return (f" (card points {cards[0]} to {cards[1]}, calls "

@@ -294,6 +294,10 @@ class Step:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
+_RECEIVERS: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
+"""``RoundState.receivers`` by seats and variants (a bounded memo)."""
+
+
 class RoundState:
     """One round: the cards, the table, the turn, the wish, the calls and the result.
 
@@ -426,14 +430,20 @@ class RoundState:
         self.holding = (1 << seats) - 1  # seats that still hold cards, as bits
         self.penalty = [0, 0]  # per team: points from the wish-penalty-200 variant
         self.unreadable_exchange = False  # an exchange was skipped (L002/L003)
-        table = _NEXT_TABLES.get(seats)
-        self.next_table = table if table is not None else next_seat_table(seats)
+        self.next_table = _NEXT_TABLES.get(seats) or next_seat_table(seats)
         self.phoenix_bombs = phoenix_bombs or "phoenix-in-bombs" in variants
         self.dog_bombs = "dog-can-be-bombed" in variants
         self.wish_penalty = "wish-penalty-200" in variants
         self.variants = variants
         self.dummy = dummy
-        self.receivers = tuple(receivers(s, seats, variants) for s in range(seats))
+        key = (seats, variants)
+        table = _RECEIVERS.get(key)
+        if table is None:
+            if len(_RECEIVERS) > 64:
+                _RECEIVERS.clear()
+            table = _RECEIVERS[key] = tuple(receivers(s, seats, variants)
+                                            for s in range(seats))
+        self.receivers = table
         self.first_deal = 6 if seats == 6 else 8
         self.dog_leads = 0  # after the Dog: the seats (bits) that may lead (rules 5.2, 9.2)
         self.ended_early = False  # an early round_end closed it (L008): incomplete
