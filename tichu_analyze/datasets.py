@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
 import pyarrow as pa
@@ -89,6 +89,7 @@ __all__ = [
     "COLUMNS",
     "DEFAULT_BATCH_ROWS",
     "DEFAULT_PARTITION",
+    "HELD_BATCHES",
     "HAND_PREFIXES",
     "MARKER",
     "SCHEMAS",
@@ -99,6 +100,8 @@ __all__ = [
     "DatasetVisitor",
     "DatasetWriter",
     "IngestResult",
+    "RowWriter",
+    "arrow_table",
     "count_singles",
     "escape_partition",
     "game_rows",
@@ -131,8 +134,17 @@ DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 """Partition directory of rows without a player (``player=__HIVE_DEFAULT_PARTITION__``),
 which polars, DuckDB, pyarrow and Spark read back as a null ``player``."""
 
-DEFAULT_BATCH_ROWS = 50_000
-"""Rows buffered in memory (all tables together) before row groups are written."""
+DEFAULT_BATCH_ROWS = 1 << 15
+"""Rows buffered as Python values (all tables together) before they are converted to
+Arrow, a table at a time."""
+
+HELD_BATCHES = 8
+"""Converted batches held (per partition, in Arrow's compact form) before they are written:
+every partition's rows then go to its file as one row group."""
+
+FILE_GROUPS = 8
+"""Row groups written into a partition's file before it is closed and a new one begun
+(pyarrow keeps some 30 KiB of metadata per row group of an open file)."""
 
 
 class DatasetError(Exception):
@@ -312,11 +324,39 @@ _DICTIONARY: dict[str, list[str]] = {
 written plain, which is faster and as small once compressed)."""
 
 
-def _table(table: str, rows: list[tuple[Any, ...]]) -> pa.Table:
+def arrow_table(table: str, rows: list[tuple[Any, ...]]) -> pa.Table:
     """The Arrow table of ``rows`` of ``table``, each a tuple of its values in column order
     (converted in one pass, as a struct array: no transposing in Python)."""
     batch = pa.RecordBatch.from_struct_array(pa.array(rows, type=_STRUCTS[table]))
     return pa.Table.from_arrays(batch.columns, schema=SCHEMAS[table])
+
+
+def _by_partition(data: pa.Table, runs: list[Any]) -> list[tuple[str, pa.Table]]:
+    """``data`` cut into the rows of each partition, each partition's rows in their order:
+    ``runs`` is ``[partition, number of rows, ...]`` along ``data``."""
+    if len(runs) == 2:
+        return [(runs[0], data)]
+    where: dict[str, list[int]] = {}
+    start = 0
+    for i in range(0, len(runs), 2):
+        value, n = runs[i], runs[i + 1]
+        found = where.get(value)
+        if found is None:
+            where[value] = found = []
+        found.extend(range(start, start + n))
+        start += n
+    if len(where) == 1:
+        return [(runs[0], data)]
+    order: list[int] = []
+    for indices in where.values():
+        order.extend(indices)
+    grouped = data.take(pa.array(order, type=pa.int32()))
+    out = []
+    start = 0
+    for value, indices in where.items():
+        out.append((value, grouped.slice(start, len(indices))))
+        start += len(indices)
+    return out
 
 
 def polars_schema(table: str) -> pl.Schema:
@@ -895,10 +935,18 @@ class DatasetWriter:
         self._previous: dict[str, Any] | None = None
         self._run = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:8]
         self._names = _PartitionNames()
-        self._buffers: dict[tuple[str, str], list[tuple[Any, ...]]] = {}  # rows as tuples
-        self._counts: Counter[tuple[str, str]] = Counter()
+        # rows not yet converted, per table (tuples in column order), with the runs of
+        # their partitions: [directory value, number of rows, ...]
+        self._rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in TABLES}
+        self._runs: dict[str, list[Any]] = {t: [] for t in TABLES}
         self._buffered = 0
+        # converted rows waiting to be written, per partition
+        self._pending: dict[tuple[str, str], list[pa.Table]] = {}
+        self._held = 0  # rows in _pending
         self._writers: OrderedDict[tuple[str, str], pq.ParquetWriter] = OrderedDict()
+        self._groups: dict[tuple[str, str], int] = {}  # row groups in the open file
+        self._paths: dict[tuple[str, str], Path] = {}  # the open file
+        self._sizes: dict[Path, int] = {}  # rows of every file written
         self._done = False
 
     # -- life cycle
@@ -1051,25 +1099,10 @@ class DatasetWriter:
     # -- rows
 
     def add(self, table: str, rows: Iterable[Row]) -> None:
-        """Buffer ``rows`` of ``table``; row groups are written when the buffer is full."""
-        if not self.active:
-            raise RuntimeError("the dataset writer is not open")
+        """Buffer ``rows`` of ``table``, each a dict by column name."""
         values = _AS_TUPLE[table]
-        dir_for = self._names.dir_for
-        buffers, counts = self._buffers, self._counts
-        n = 0
         for row in rows:
-            key = (table, dir_for(row["player"]))
-            buffer = buffers.get(key)
-            if buffer is None:
-                buffer = buffers[key] = []
-            buffer.append(values(row))
-            counts[key] += 1
-            n += 1
-        self.rows[table] += n
-        self._buffered += n
-        if self._buffered >= self.batch_rows:
-            self._flush(self.batch_rows // 2)
+            self.add_values(table, row["player"], (values(row),))
 
     def add_values(self, table: str, player: str | None,
                    rows: Sequence[tuple[Any, ...]]) -> None:
@@ -1077,29 +1110,59 @@ class DatasetWriter:
         its values in column order (the fast way of :meth:`add`)."""
         if not self.active:
             raise RuntimeError("the dataset writer is not open")
-        key = (table, self._names.dir_for(player))
-        buffer = self._buffers.get(key)
-        if buffer is None:
-            buffer = self._buffers[key] = []
-        buffer.extend(rows)
+        value = self._names.dir_for(player)
+        self._rows[table].extend(rows)
+        runs = self._runs[table]
         n = len(rows)
-        self._counts[key] += n
+        if runs and runs[-2] == value:
+            runs[-1] += n
+        else:
+            runs += (value, n)
         self.rows[table] += n
         self._buffered += n
         if self._buffered >= self.batch_rows:
-            self._flush(self.batch_rows // 2)
+            self._convert()
 
-    def _flush(self, keep: int = 0) -> None:
-        """Write the largest buffers until at most ``keep`` rows are buffered."""
-        for key, _ in sorted(self._counts.items(), key=lambda kv: -kv[1]):
-            if self._buffered <= keep:
-                break
-            self._write(key)
+    def _convert(self) -> None:
+        """Convert the buffered rows to Arrow, a table at a time (one pass each), and hand
+        them to their partitions; write when too many are held."""
+        for table in TABLES:
+            rows = self._rows[table]
+            if not rows:
+                continue
+            runs = self._runs[table]
+            self._rows[table], self._runs[table] = [], []
+            data = arrow_table(table, rows)
+            for value, piece in _by_partition(data, runs):
+                key = (table, value)
+                pieces = self._pending.get(key)
+                if pieces is None:
+                    self._pending[key] = [piece]
+                else:
+                    pieces.append(piece)
+        self._held += self._buffered
+        self._buffered = 0
+        if self._held >= self.batch_rows * HELD_BATCHES:
+            self._flush()
 
-    def _write(self, key: tuple[str, str]) -> None:
-        rows = self._buffers.pop(key)
-        self._buffered -= self._counts.pop(key)
-        self._writer(key).write_table(_table(key[0], rows))
+    def _flush(self) -> None:
+        """Write every partition's converted rows as one row group."""
+        if self._buffered:
+            self._convert()
+        pending, self._pending = self._pending, {}
+        for key, pieces in pending.items():
+            data = pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
+            self._writer(key).write_table(data, row_group_size=max(len(data), 1))
+            path = self._paths[key]
+            self._sizes[path] = self._sizes.get(path, 0) + len(data)
+            groups = self._groups[key] = self._groups[key] + 1
+            if groups >= FILE_GROUPS:  # pyarrow holds every row group's metadata until
+                self._close(key)  # the file is closed: start a new one
+        self._held = 0
+
+    def _close(self, key: tuple[str, str]) -> None:
+        self._writers.pop(key).close()
+        del self._groups[key], self._paths[key]
 
     def _writer(self, key: tuple[str, str]) -> pq.ParquetWriter:
         writer = self._writers.get(key)
@@ -1107,8 +1170,7 @@ class DatasetWriter:
             self._writers.move_to_end(key)
             return writer
         while len(self._writers) >= self.max_open_files:
-            _, old = self._writers.popitem(last=False)
-            old.close()
+            self._close(next(iter(self._writers)))
         assert self._tmp is not None
         table, value = key
         folder = self._tmp / table / f"player={value}"
@@ -1118,6 +1180,8 @@ class DatasetWriter:
         writer = pq.ParquetWriter(path, SCHEMAS[table], compression="zstd",
                                   use_dictionary=_DICTIONARY[table])
         self._writers[key] = writer
+        self._groups[key] = 0
+        self._paths[key] = path
         return writer
 
     def add_file(self, table: str, player: str | None, path: Path, rows: int) -> None:
@@ -1143,8 +1207,8 @@ class DatasetWriter:
         try:
             self._flush()
             while self._writers:
-                self._writers.popitem(last=False)[1].close()
-            self.files += compact_partitions(self._tmp, self._run)
+                self._close(next(iter(self._writers)))
+            self.files += compact_partitions(self._tmp, self._run, sizes=self._sizes)
             for table in TABLES:
                 tdir = self._tmp / table
                 if not any(tdir.rglob("*.parquet")):
@@ -1208,8 +1272,9 @@ class DatasetWriter:
         while self._writers:
             with contextlib.suppress(Exception):  # the files are deleted below
                 self._writers.popitem(last=False)[1].close()
-        self._buffers.clear()
-        self._counts.clear()
+        self._rows = {t: [] for t in TABLES}
+        self._runs = {t: [] for t in TABLES}
+        self._pending.clear()
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
         self._unlock()
@@ -1264,12 +1329,27 @@ ROW_GROUP_ROWS = 1 << 17
 """Rows per row group in compacted files."""
 
 
+FULL_ROWS = 1 << 16
+"""A Parquet file of this many rows is left as it is by compaction: it is no small file."""
+
+
 def compact_partitions(root: Path, run: str, *, most: int = COMPACT_FILES,
-                       row_group_rows: int = ROW_GROUP_ROWS) -> int:
-    """Compact the player partitions of the dataset being written in ``root``: the files
-    written by ``run`` become one file per partition, and a partition holding more than
-    ``most`` files (after appends) becomes one file; rows keep their order. Returns the
-    change in the number of files (zero or negative)."""
+                       row_group_rows: int = ROW_GROUP_ROWS,
+                       sizes: dict[Path, int] | None = None) -> int:
+    """Compact the player partitions of the dataset being written in ``root``: the small
+    files (under :data:`FULL_ROWS` rows) written by ``run`` become one file per partition,
+    and a partition holding more than ``most`` small files (after appends) gets them
+    merged into one; rows keep their order. ``sizes``: the rows of files whose size is
+    known (others are read from their footers when needed). Returns the change in the
+    number of files (zero or negative)."""
+    known = sizes or {}
+
+    def small(f: Path) -> bool:
+        rows = known.get(f)
+        if rows is None:
+            rows = pq.ParquetFile(f).metadata.num_rows
+        return rows < FULL_ROWS
+
     change = 0
     for table in TABLES:
         tdir = root / table
@@ -1278,7 +1358,12 @@ def compact_partitions(root: Path, run: str, *, most: int = COMPACT_FILES,
         for folder in sorted(tdir.iterdir()):
             files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
             new = [f for f in files if f.name.startswith(f"part-{run}-")]
-            merge = files if len(files) > most else new
+            if len(files) > most:
+                merge = [f for f in files if small(f)]
+                if len(merge) <= most:
+                    merge = [f for f in new if f in merge]
+            else:
+                merge = [f for f in new if small(f)] if len(new) > 1 else []
             if len(merge) > 1:
                 merge_parquet(merge, folder / f"part-{run}-c.parquet", SCHEMAS[table],
                               row_group_rows)
@@ -1462,7 +1547,7 @@ class DatasetVisitor(Visitor):
     The rows go to ``writer.add_values(table, player, rows)``: one player's rows, each
     as its values in column order (:meth:`DatasetWriter.add_values`)."""
 
-    def __init__(self, writer: DatasetWriter | _RowSink,
+    def __init__(self, writer: RowWriter,
                  report: Callable[[Diagnostic], None] | None = None) -> None:
         self.writer = writer
         self.report = report
@@ -1526,35 +1611,37 @@ class DatasetVisitor(Visitor):
         seated = self._seated.pop(game.id, None)
         if self.writer.active:
             with _writing():
-                self.writer.add("games", game_rows(game, seated))
+                values = _AS_TUPLE["games"]
+                for row in game_rows(game, seated):
+                    self.writer.add_values("games", row["player"], (values(row),))
 
     def visit_diagnostic(self, diag: Diagnostic) -> None:
         if self.writer.active:
             with _writing():
-                self.writer.add("violations", (violation_row(diag),))
+                row = violation_row(diag)
+                self.writer.add_values("violations", row["player"], (_AS_TUPLE["violations"](row),))
         if self.report is not None:
             self.report(diag)
 
 
-class _RowSink:
-    """Rows handed to a function instead of a :class:`DatasetWriter` (a work unit's rows,
-    staged by a worker: :func:`replay_rows`)."""
+class RowWriter(Protocol):
+    """Where :class:`DatasetVisitor` puts its rows: a :class:`DatasetWriter`, or a worker's
+    :class:`~tichu_analyze.staging.PartWriter`."""
 
-    active = True
-
-    def __init__(self, add: Callable[[str, Sequence[Row]], None]) -> None:
-        self.add = add
+    @property
+    def active(self) -> bool:
+        """Rows are taken (not yet committed nor aborted)."""
 
     def add_values(self, table: str, player: str | None,
                    rows: Sequence[tuple[Any, ...]]) -> None:
-        names = _NAMES[table]
-        self.add(table, [dict(zip(names, values, strict=True)) for values in rows])
+        """Take ``rows`` of ``table``, all of them ``player``'s, each the tuple of its values
+        in column order."""
 
 
 def replay_rows(
     path: Path,
     name: str,
-    add: Callable[[str, Sequence[Row]], None],
+    writer: RowWriter,
     *,
     report: Callable[[Diagnostic], None] | None = None,
     variants: frozenset[str] = frozenset(),
@@ -1563,11 +1650,11 @@ def replay_rows(
     first_line: int = 1,
 ) -> FileStats:
     """Replay one work unit (a file, or a byte range of one: :func:`~tichu_analyze.logfile.\
-replay_file`) shown as ``name``, handing its rows to ``add(table, rows)`` through a
+replay_file`) shown as ``name``, handing its rows to ``writer`` through a
     :class:`DatasetVisitor`; ``report`` also gets every diagnostic. :class:`LogError` when
     the file cannot be read."""
     try:
-        return replay_file(path, DatasetVisitor(_RowSink(add), report), display=name,
+        return replay_file(path, DatasetVisitor(writer, report), display=name,
                            variants=variants, start=start, end=end, first_line=first_line)
     except _WriteFailed as failure:
         raise failure.error from None
