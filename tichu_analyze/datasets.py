@@ -331,31 +331,35 @@ def arrow_table(table: str, rows: list[tuple[Any, ...]]) -> pa.Table:
     return pa.Table.from_arrays(batch.columns, schema=SCHEMAS[table])
 
 
-def _by_partition(data: pa.Table, runs: list[Any]) -> list[tuple[str, pa.Table]]:
-    """``data`` cut into the rows of each partition, each partition's rows in their order:
-    ``runs`` is ``[partition, number of rows, ...]`` along ``data``."""
-    if len(runs) == 2:
-        return [(runs[0], data)]
-    where: dict[str, list[int]] = {}
+def _by_partition(table: str, rows: list[tuple[Any, ...]],
+                  runs: list[Any]) -> list[tuple[str, pa.Table]]:
+    """``rows`` of ``table`` converted to Arrow in one pass, cut into the rows of each
+    partition (each partition's rows in their order): ``runs`` is ``[partition, number of
+    rows, ...]`` along ``rows``."""
+    where: dict[str, list[tuple[int, int]]] = {}
     start = 0
     for i in range(0, len(runs), 2):
         value, n = runs[i], runs[i + 1]
         found = where.get(value)
         if found is None:
             where[value] = found = []
-        found.extend(range(start, start + n))
+        found.append((start, start + n))
         start += n
+    if len(where) > 1:  # grouped by partition (as Python lists: cheaper than Arrow's take)
+        grouped: list[tuple[Any, ...]] = []
+        for spans in where.values():
+            for begin, end in spans:
+                grouped += rows[begin:end]
+        rows = grouped
+    data = arrow_table(table, rows)
     if len(where) == 1:
         return [(runs[0], data)]
-    order: list[int] = []
-    for indices in where.values():
-        order.extend(indices)
-    grouped = data.take(pa.array(order, type=pa.int32()))
     out = []
     start = 0
-    for value, indices in where.items():
-        out.append((value, grouped.slice(start, len(indices))))
-        start += len(indices)
+    for value, spans in where.items():
+        n = sum(end - begin for begin, end in spans)
+        out.append((value, data.slice(start, n)))
+        start += n
     return out
 
 
@@ -1132,8 +1136,7 @@ class DatasetWriter:
                 continue
             runs = self._runs[table]
             self._rows[table], self._runs[table] = [], []
-            data = arrow_table(table, rows)
-            for value, piece in _by_partition(data, runs):
+            for value, piece in _by_partition(table, rows, runs):
                 key = (table, value)
                 pieces = self._pending.get(key)
                 if pieces is None:
