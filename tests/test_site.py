@@ -34,7 +34,7 @@ from tichu_analyze.stats import (
     StatKind,
     apply_filters,
     calibration_table,
-    call_value,
+    call_expected_value,
     exchange_table,
     partner_support,
     wilson,
@@ -77,6 +77,14 @@ def _round(file: str, game: str, rnd: int, seat: int, names: tuple[str, ...],
         "hx_bombs": 0, "card_points": 0,
     }
     row.update(values)
+    # the columns of dataset version 2, as ingest writes them for four players
+    row |= {"played_by": row["player"], "partners": [row["partner"]],
+            "team_victory_for": row["double_victory_for"],
+            "team_victory_against": row["double_victory_against"]}
+    if "gave_to_partner" in row:
+        row |= {"gave_to_partners": [row["gave_to_partner"]],
+                "gave_to_opponents": [row["gave_to_left"], row["gave_to_right"]],
+                "got_from_partners": [row["got_from_partner"]]}
     return row
 
 
@@ -109,10 +117,11 @@ def hand(tmp_path_factory: pytest.TempPathFactory) -> Dataset:
     rounds += [_round("b.jsonl", "g2", 1, s, names2, hx_strength=3.0, first_out=s == 1,
                       **(w if s % 2 == 0 else lo)) for s in range(4)]
     games = [{"file": "a.jsonl", "game": "g1", "seat": s, "team": s % 2, "player": NAMES[s],
-              "partner": NAMES[(s + 2) % 4], "target": 1000, "ended": False}
-             for s in range(4)]
+              "partner": NAMES[(s + 2) % 4], "partners": [NAMES[(s + 2) % 4]], "target": 1000,
+              "ended": False} for s in range(4)]
     games += [{"file": "b.jsonl", "game": "g2", "seat": s, "team": s % 2, "player": names2[s],
-               "partner": names2[(s + 2) % 4], "target": 1000, "ended": False,
+               "partner": names2[(s + 2) % 4], "partners": [names2[(s + 2) % 4]],
+               "target": 1000, "ended": False,
                "meta": '{"date":"2024-05-01"}'} for s in range(4)]
     plays = [
         {"file": "a.jsonl", "game": "g1", "round": 2, "trick": 1, "line": 10, "ts": 1.7e9,
@@ -138,7 +147,7 @@ def _cells(grid_rows: list[tuple[str, list[object]]], name: str) -> list[object]
 
 
 def test_call_value_by_hand(hand: Dataset) -> None:
-    field = call_value(hand, "tichu")
+    field = call_expected_value(hand, "tichu")
     # 6 to 9: A's two calls, margins 140 and -120 -> 10.0; no round there without a call
     calls, without, diff = _cells(field.rows, "6 to 9")
     assert calls == Stat(20, 2, "Tichu calls", StatKind.MEAN) and calls.value == 10.0
@@ -151,7 +160,7 @@ def test_call_value_by_hand(hand: Dataset) -> None:
     assert isinstance(without, Stat) and (without.numerator, without.denominator) == (20, 6)
     _, without, _ = _cells(field.rows, "< 0")
     assert isinstance(without, Stat) and (without.numerator, without.denominator) == (-140, 1)
-    mine = call_value(hand, "tichu", "B")
+    mine = call_expected_value(hand, "tichu", "B")
     assert all(isinstance(c[0], Stat) and c[0].denominator == 0 for _, c in mine.rows)
 
 

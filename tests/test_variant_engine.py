@@ -134,20 +134,6 @@ def test_trichu_persons_and_dummy_in_the_state() -> None:
     assert not rnd.bound_by_wish(3)
 
 
-@pytest.mark.parametrize("command", [["ingest", "-o", "{out}"], ["report", "-o", "{out}.html"]])
-@pytest.mark.parametrize("log", [TIENTSIN, TRICHU])
-def test_consumers_refuse_variant_games_with_one_line(tmp_path: Path, command: list[str],
-                                                      log: Path) -> None:
-    args = [a.replace("{out}", str(tmp_path / "out")) for a in command]
-    result = runner.invoke(app, [args[0], str(log), *args[1:]],
-                           env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
-    variant = "tientsin" if log == TIENTSIN else "trichu"
-    assert result.exit_code == 2, result.output
-    assert f"does not support {variant} yet" in result.stderr
-    assert "Traceback" not in result.output + result.stderr
-    assert runner.invoke(app, ["check", str(log)]).exit_code in (0, 1)
-
-
 class _AfterDog(Visitor):
     """Notes, after each event that leaves the Dog's lead open, who may lead."""
 

@@ -38,7 +38,7 @@ from .output import (
     as_text_colour,
 )
 from .plots import PLOT_HELP, PlotKind
-from .safetext import clean, json_text
+from .safetext import clean, json_text, plural
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -275,10 +275,6 @@ def _quiet_stop() -> None:
 def _cannot_write(path: object, e: OSError) -> typer.Exit:
     """``PATH: cannot write: REASON`` naming the path the user gave (not a temporary one)."""
     return fail(f"{path}: cannot write: {e.strerror or e}")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
 
 
 def _settings(paths: list[Path], config: Path | None, isolated: bool) -> Settings:
@@ -519,13 +515,13 @@ def check(
             raise fail(str(e)) from None
         if not quiet:
             _summary(totals, Counter(d.code for d, _ in recorded), unreadable)
-            err.print(f"wrote {_plural(n, 'finding')} to the baseline {write_baseline}",
+            err.print(f"wrote {plural(n, 'finding')} to the baseline {write_baseline}",
                       highlight=False, markup=False)
         raise typer.Exit(2 if unreadable else 0)
     if not quiet:
         _summary(totals, counts, unreadable, table=not statistics)
         if known is not None:
-            err.print(f"{_plural(known.matched, 'finding')} of {known.total} in the baseline "
+            err.print(f"{plural(known.matched, 'finding')} of {known.total} in the baseline "
                       f"{baseline} matched and not shown", highlight=False, markup=False)
     if unreadable:
         raise typer.Exit(2)
@@ -535,16 +531,16 @@ def check(
 def _summary(totals: Counter[str], counts: Counter[str], unreadable: int = 0,
              table: bool = True) -> None:
     n = sum(counts.values())
-    files = _plural(totals["files"], "file")
+    files = plural(totals["files"], "file")
     if unreadable:  # the diagnostics found before a file's read error are reported
-        files = f"{totals['files']} of {_plural(totals['files'] + unreadable, 'file')} read"
-    line = (f"{files}, {_plural(totals['games'], 'game')}, "
-            f"{_plural(totals['rounds'], 'round')}, {_plural(totals['events'], 'event')}")
+        files = f"{totals['files']} of {plural(totals['files'] + unreadable, 'file')} read"
+    line = (f"{files}, {plural(totals['games'], 'game')}, "
+            f"{plural(totals['rounds'], 'round')}, {plural(totals['events'], 'event')}")
     if not n:
         err.print(escape(line) + ": " + ("no diagnostics in what could be read" if unreadable
                                          else "[green]no diagnostics[/]"), highlight=False)
         return
-    err.print(escape(line) + f": {_plural(n, 'diagnostic')}", highlight=False)
+    err.print(escape(line) + f": {plural(n, 'diagnostic')}", highlight=False)
     if not table:
         return
     by_code = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -640,7 +636,7 @@ def simulate(
         write_log(events, output)
     except OutputError as e:
         raise fail(str(e)) from None
-    err.print(f"wrote {_plural(games, 'game')} to {output}", highlight=False)
+    err.print(f"wrote {plural(games, 'game')} to {output}", highlight=False)
 
 
 @app.command()
@@ -726,7 +722,7 @@ def ingest(
     if not quiet:
         _summary(result.totals, counts)
     if result.errors:
-        raise fail(f"{_plural(len(result.errors), 'file')} could not be read: nothing was "
+        raise fail(f"{plural(len(result.errors), 'file')} could not be read: nothing was "
                    f"written, {out} is left as it was")
     if not result.written:
         err.print(f"nothing new to ingest: {clean(out)} is left as it was", highlight=False,
@@ -734,7 +730,7 @@ def ingest(
     elif not quiet:
         rows = ", ".join(f"{t} {result.rows[t]}" for t in ("plays", "rounds", "games",
                                                            "violations"))
-        err.print(f"wrote {_plural(result.totals['games'], 'game')} to {out} (rows: {rows}; "
+        err.print(f"wrote {plural(result.totals['games'], 'game')} to {out} (rows: {rows}; "
                   "the tables hold a row per player)", highlight=False, markup=False)
 
 
@@ -1110,7 +1106,7 @@ def convert(
     except OutputError as e:
         raise fail(str(e)) from None
     found = len(files)
-    err.print(f"wrote {_plural(n, 'event')} of {_plural(games, 'game')} to {clean(output)}"
+    err.print(f"wrote {plural(n, 'event')} of {plural(games, 'game')} to {clean(output)}"
               + (f" ({found} .tch files found, {unreadable} could not be read)"
                  if unreadable else ""), highlight=False, markup=False)
     if unreadable:

@@ -78,8 +78,8 @@ from .cards import (
 from .combos import Combo, Kind, bombs_in
 from .diagnostics import Diagnostic
 from .events import Pass, Play
-from .logfile import FileStats, LogError, refuse_variant_game, replay_file
-from .state import STATUS_SCORED, GameState, RoundState, Step, Trick
+from .logfile import FileStats, LogError, replay_file
+from .state import STATUS_SCORED, GameState, RoundState, Step, Trick, partners
 from .visitor import Visitor
 
 if TYPE_CHECKING:
@@ -94,6 +94,8 @@ __all__ = [
     "MARKER",
     "SCHEMAS",
     "SCHEMA_VERSION",
+    "Seated",
+    "Seating",
     "TABLES",
     "Column",
     "DatasetError",
@@ -120,8 +122,10 @@ __all__ = [
 Row = dict[str, Any]
 """One row: column name -> a Python value of the column's type (or None)."""
 
-SCHEMA_VERSION = 1
-"""Bumped when a column changes meaning or type; ``--append`` refuses another version."""
+SCHEMA_VERSION = 2
+"""Bumped when a column changes meaning or type, or columns are added; ``--append`` refuses
+another version. 2: the six- and three-player variants (``played_by``, ``role``,
+``partners``, ``opponents``, ``team_victory_*``, the exchange as lists, ``person_score``)."""
 
 MARKER = "_tichu_analyze.json"
 """The file that marks a directory as a dataset written by ``tichu-analyze ingest``."""
@@ -173,10 +177,19 @@ _WHERE = (
     Column("game", _S, "the game id"),
 )
 _WHO = (
-    Column("seat", _I8, "seat 0..3"),
+    Column("seat", _I8, "seat 0..3 (0..5 in tientsin)"),
     Column("team", _I8, "seat % 2"),
-    Column("partner", _S, "the partner's name (seat + 2)"),
+    Column("partner", _S, "the partner's name (seat + 2); null with two partners (tientsin)"),
     Column("player", _S, "the player's name (also the hive partition)"),
+)
+_PLAYED_BY = Column("played_by", _S,
+                    "the person who decided the seat's plays: the player, or for the "
+                    "trichu dummy the solo player")
+_SEATING = (
+    _PLAYED_BY,
+    Column("role", _S, "trichu: solo, dummy or pair; null in other games"),
+    Column("partners", _LIST, "the names of the other seats of the team, in playing order"),
+    Column("opponents", _LIST, "the names of the other team's seats, in playing order"),
 )
 
 _HAND_FEATURES = (
@@ -211,6 +224,7 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         Column("line", _I32, "line of the event in the log"),
         Column("ts", _F, "the event's ts (seconds since the epoch), null without ts"),
         *_WHO,
+        _PLAYED_BY,
         Column("action", _S, "play or pass"),
         Column("applied", _B, "the replay applied the event (false: skipped after a diagnostic)"),
         Column("cards", _LIST, "cards laid down, in rank order; empty for a pass"),
@@ -242,15 +256,20 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         Column("line", _I32, "line of the round_start"),
         Column("status", _S, "scored, incomplete or skipped"),
         *_WHO,
+        *_SEATING,
         Column("call", _S, "tichu, grand_tichu or null (calls that count)"),
         Column("call_line", _I32, "line of the call that counts"),
         Column("call_success", _B, "the caller went out first (null: no call or not scored)"),
-        Column("finish_position", _I8, "1..4 (null: not scored)"),
+        Column("finish_position", _I8, "1..4, 1..6 in tientsin (null: not scored)"),
         Column("first_out", _B, "went out first (null: not scored)"),
         Column("double_victory_for", _B, "the seat's team made a double victory"),
         Column("double_victory_against", _B, "the other team made a double victory"),
+        Column("team_victory_for", _B, "the seat's team went out first, all of it (double "
+               "victory; triple victory in tientsin)"),
+        Column("team_victory_against", _B, "the other team went out first, all of it"),
         Column("card_points", _I16, "points of the tricks the seat holds before the hand-over"),
-        Column("team_card_points", _I16, "the team's card points (200/0 after a double victory)"),
+        Column("team_card_points", _I16,
+               "the team's card points (200/0 after a double victory, 300/0 a triple)"),
         Column("team_call_points", _I16, "the team's points from calls"),
         Column("team_score", _I16, "the team's round score"),
         Column("opponent_score", _I16, "the other team's round score"),
@@ -263,6 +282,10 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         Column("got_from_left", _S, "card received from seat + 1"),
         Column("got_from_partner", _S, "card received from seat + 2"),
         Column("got_from_right", _S, "card received from seat + 3"),
+        Column("gave_to_partners", _LIST, "cards given to the partners, as in partners"),
+        Column("gave_to_opponents", _LIST, "cards given to the opponents, as in opponents"),
+        Column("got_from_partners", _LIST, "cards received from the partners"),
+        Column("got_from_opponents", _LIST, "cards received from the opponents"),
         Column("dragon_gifts_given", _I8, "Dragon tricks this seat gave away"),
         Column("dragon_gifts_received", _I8, "Dragon tricks given to this seat"),
         Column("tricks_won", _I8, "tricks won by the seat's play (the Dog's not counted)"),
@@ -275,13 +298,16 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         *_WHERE,
         Column("line", _I32, "line of the game_start"),
         *_WHO,
-        Column("target", _I32, "the game's target score"),
+        Column("partners", _LIST, "the names of the other seats of the team, in playing order"),
+        Column("target", _I32, "the game's target score (trichu: rounds)"),
         Column("rounds_played", _I32, "rounds of the game closed by the replay"),
         Column("team_score", _I32, "the team's total (null: unknown)"),
         Column("opponent_score", _I32, "the other team's total (null: unknown)"),
         Column("recorded_team_score", _I32, "the team's total in game_end, if recorded"),
         Column("recorded_opponent_score", _I32, "the other team's total in game_end"),
-        Column("won", _B, "the team won (null: no winner yet)"),
+        Column("person_score", _I32, "trichu: the person's total (null: unknown)"),
+        Column("recorded_person_score", _I32, "trichu: the person's total in game_end"),
+        Column("won", _B, "the team (trichu: the person) won (null: no winner yet)"),
         Column("ended", _B, "a game_end was seen"),
         Column("meta", _S, "game_start.meta as compact JSON"),
     ),
@@ -548,7 +574,39 @@ _PLAYED: dict[int, list[str]] = {}  # the token lists of cards played, shared by
 _FIRST_BOMB = Kind.FOUR_OF_A_KIND
 
 
-def _play_values(file: str, game: str, number: int, players: list[str], wished: int | None,
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who sits where in a round, by seat, as the engine's state tells it: the names
+    (``players``), the single partner's name (None with two partners), the person who
+    decides the seat's plays (the solo player for the ``trichu`` dummy), the ``trichu``
+    role, and the names of the partners and opponents in playing order."""
+
+    players: list[str]
+    partner: list[str | None]
+    played_by: list[str]
+    role: list[str | None]
+    partners: list[list[str]]
+    opponents: list[list[str]]
+
+    @classmethod
+    def of(cls, rnd: RoundState) -> Seating:
+        """The seating of ``rnd``."""
+        players = rnd.players
+        seats = range(rnd.seats)
+        mates = [rnd.partners(s) for s in seats]
+        dummy, solo = rnd.dummy, rnd.solo
+        return cls(
+            players,
+            [players[m[0]] if len(m) == 1 else None for m in mates],
+            [players[solo] if s == dummy else players[s] for s in seats],
+            [None if dummy < 0 else "dummy" if s == dummy else "solo" if s == solo else "pair"
+             for s in seats],
+            [[players[p] for p in m] for m in mates],
+            [[players[o] for o in rnd.opponents(s)] for s in seats],
+        )
+
+
+def _play_values(file: str, game: str, number: int, seating: Seating, wished: int | None,
                  wisher: int, step: Step, previous_ts: float | None) -> tuple[Any, ...] | None:
     """The values of a ``plays`` row in column order (:func:`play_row` names them); None
     for an event that is neither a play nor a pass. ``wished``, ``wisher``: the round's
@@ -600,9 +658,10 @@ def _play_values(file: str, game: str, number: int, players: list[str], wished: 
     wish_open = step.wish_open
     ts = ev.ts
     diagnostics = step.diagnostics
+    players = seating.players
     return (
         file, game, number, step.trick, step.index, step.line, ts,
-        seat, seat & 1, players[(seat + 2) & 3], players[seat],
+        seat, seat & 1, seating.partner[seat], players[seat], seating.played_by[seat],
         action, applied, cards, combo_kind, rank, length, phoenix_token, bomb,
         step.out_of_turn, step.lead,
         top_combo, top_rank, top_length, top_seat,
@@ -630,7 +689,7 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
     ``previous_ts``: the ts of the game's previous event in the round; ``file``: the
     file column's value (default: the game's file, made valid UTF-8)."""
     values = _play_values(_text(game.file) if file is None else file, game.id, rnd.number,
-                          rnd.players, rnd.wished, rnd.wisher, step, previous_ts)
+                          Seating.of(rnd), rnd.wished, rnd.wisher, step, previous_ts)
     if values is None:
         return None
     row = dict(zip(_PLAY_NAMES, values, strict=True))
@@ -646,9 +705,22 @@ def _card_token(card: int | None) -> str | None:
     return TOKENS[card] if card is not None else None
 
 
+def _cards_to(gives: dict[int, int], seats: list[int]) -> list[str]:
+    """The cards of an exchange ``gives`` that went to ``seats``, in their order."""
+    return [TOKENS[gives[s]] for s in seats if s in gives]
+
+
+def _cards_from(given: list[dict[int, int]], seats: list[int], to: int) -> list[str]:
+    """The cards ``seats`` gave to ``to`` in the exchange, in their order."""
+    return [TOKENS[given[s][to]] for s in seats if to in given[s]]
+
+
 def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
-    """Four rows, one per seat: the round from that seat's side."""
+    """One row per seat (four, six in ``tientsin``): the round from that seat's side."""
+    seating = Seating.of(rnd)
     players = rnd.players
+    seats = rnd.seats
+    tientsin = seats != 4
     result = rnd.result
     status = rnd.status
     scored = status == STATUS_SCORED and result is not None
@@ -659,8 +731,8 @@ def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
     score = rnd.score if scored else None
     recorded = rnd.recorded_score
     hands = (rnd.dealt8, rnd.dealt, rnd.exchanged_hands())
-    given = [x or {} for x in rnd.exchanges] if all(
-        x is not None for x in rnd.exchanges) else [{} for _ in rnd.exchanges]
+    exchanged = all(x is not None for x in rnd.exchanges)
+    given = [x or {} for x in rnd.exchanges] if exchanged else [{} for _ in rnd.exchanges]
     gifts_given = Counter(w for w, _ in rnd.dragon_gifts)
     gifts_received = Counter(to for _, to in rnd.dragon_gifts)
     wished = rnd.wished
@@ -670,20 +742,27 @@ def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
     file = _text(game.file)
     number, line = _fit(rnd.number, 32), _fit(rnd.line, 32)
     rows: list[Row] = []
-    for seat in range(4):
+    for seat in range(seats):
         team = seat & 1
         call = rnd.calls[seat]
-        left, partner, right = (seat + 1) & 3, (seat + 2) & 3, (seat + 3) & 3
+        left, right = (seat + 1) % seats, (seat + seats - 1) % seats
+        mates, others = rnd.partners(seat), rnd.opponents(seat)
+        partner = mates[0] if len(mates) == 1 else None
         gives = given[seat]
+        victory_for = (dv and winners == team) if order else None
+        victory_against = (dv and winners != team) if order else None
         values: list[Any] = [
-            file, game.id, number, line, status, seat, team, players[partner], players[seat],
+            file, game.id, number, line, status, seat, team, seating.partner[seat],
+            players[seat], seating.played_by[seat], seating.role[seat],
+            seating.partners[seat], seating.opponents[seat],
             call,
             _fit(rnd.call_lines[seat], 32) if call is not None else None,
             (order[0] == seat) if call is not None and order else None,
             position.get(seat),
             (order[0] == seat) if order else None,
-            (dv and winners == team) if order else None,
-            (dv and winners != team) if order else None,
+            None if tientsin else victory_for,
+            None if tientsin else victory_against,
+            victory_for, victory_against,
             pile_points[seat] if pile_points is not None else None,
             result.card_points[team] if scored and result else None,
             result.call_points[team] if scored and result else None,
@@ -694,10 +773,16 @@ def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
         ]
         for masks in hands:
             values.extend(_hand_values(masks[seat]))
+        to_partner = gives.get(partner) if partner is not None else None
+        from_partner = given[partner].get(seat) if partner is not None else None
         values += (
-            _card_token(gives.get(left)), _card_token(gives.get(partner)),
+            _card_token(gives.get(left)), _card_token(to_partner),
             _card_token(gives.get(right)), _card_token(given[left].get(seat)),
-            _card_token(given[partner].get(seat)), _card_token(given[right].get(seat)),
+            _card_token(from_partner), _card_token(given[right].get(seat)),
+            _cards_to(gives, mates) if exchanged else None,
+            _cards_to(gives, others) if exchanged else None,
+            _cards_from(given, mates, seat) if exchanged else None,
+            _cards_from(given, others, seat) if exchanged else None,
             _fit(gifts_given[seat], 8), _fit(gifts_received[seat], 8),
             _fit(rnd.tricks_won[seat], 8), _fit(rnd.bombs[seat], 8),
             _rank_token(wished) if wisher == seat else None,
@@ -708,25 +793,40 @@ def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
     return rows
 
 
-def game_rows(game: GameState, seated: dict[tuple[int, str], tuple[int, str]] | None = None
-              ) -> list[Row]:
-    """One row per seat and person who played there: the game from that side.
+Seated = dict[tuple[int, str], tuple[int, str | None, list[str] | None]]
+"""``(seat, name) -> (rounds played, partner's name, partners' names)``: who played a game
+(:func:`game_rows`)."""
 
-    ``seated``: ``(seat, name) -> (rounds played, partner's name)`` for every person who
-    played a round of the game; None (or empty): the players of ``game_start``, each
-    for all the game's rounds."""
-    totals = game.totals
-    recorded = game.recorded_score
+
+def game_rows(game: GameState, seated: Seated | None = None) -> list[Row]:
+    """One row per seat and person who played there: the game from that side; in
+    ``trichu`` one row per person (the dummy has none), at the seat of its first round.
+
+    ``seated``: ``(seat, name) -> (rounds played, partner's name, partners' names)`` for
+    every person who played a round of the game (the partners as of its first round; in
+    ``trichu`` None); None (or empty): the players of ``game_start``, each for all the
+    game's rounds."""
+    trichu = game.trichu
+    totals = None if trichu else game.totals
+    recorded = None if trichu else game.recorded_score
+    persons = game.person_totals if trichu else None
+    recorded_persons = game.recorded_persons if trichu else None
+    winner = game.person_winner
     meta = None
     if game.meta is not None:
         meta = json.dumps(game.meta, ensure_ascii=False, separators=(",", ":"), default=str)
     if not seated:
-        seated = {(s, name): (game.rounds, game.players[(s + 2) & 3])
-                  for s, name in enumerate(game.players)}
+        seats = len(game.players)
+        seated = {}
+        for s, name in enumerate(game.players):
+            mates = None if trichu else [game.players[p] for p in partners(s, seats)]
+            seated[(s, name)] = (game.rounds, mates[0] if mates and len(mates) == 1 else None,
+                                 mates)
     file = _text(game.file)
     rows: list[Row] = []
-    for (seat, name), (rounds, partner) in sorted(seated.items(), key=lambda kv: kv[0][0]):
-        team = seat & 1
+    for (seat, name), (rounds, partner, mates) in sorted(seated.items(),
+                                                         key=lambda kv: kv[0][0]):
+        team = None if trichu else seat & 1
         rows.append({
             "file": file,
             "game": game.id,
@@ -735,14 +835,21 @@ def game_rows(game: GameState, seated: dict[tuple[int, str], tuple[int, str]] | 
             "team": team,
             "partner": partner,
             "player": name,
+            "partners": mates,
             "target": _fit(game.target, 32),
             "rounds_played": _fit(rounds, 32),
-            "team_score": _fit(totals[team], 32) if totals is not None else None,
-            "opponent_score": _fit(totals[1 - team], 32) if totals is not None else None,
-            "recorded_team_score": _fit(recorded[team], 32) if recorded is not None else None,
+            "team_score": _fit(totals[team], 32) if totals and team is not None else None,
+            "opponent_score": (_fit(totals[1 - team], 32) if totals and team is not None
+                               else None),
+            "recorded_team_score": (_fit(recorded[team], 32) if recorded and team is not None
+                                    else None),
             "recorded_opponent_score": (_fit(recorded[1 - team], 32)
-                                        if recorded is not None else None),
-            "won": (game.won_by == team) if game.won_by is not None else None,
+                                        if recorded and team is not None else None),
+            "person_score": _fit(persons.get(name), 32) if persons is not None else None,
+            "recorded_person_score": (_fit(recorded_persons.get(name), 32)
+                                      if recorded_persons is not None else None),
+            "won": ((winner == name) if winner is not None else None) if trichu else
+                   (game.won_by == team) if game.won_by is not None else None,
             "ended": game.ended,
             "meta": meta,
         })
@@ -1527,12 +1634,14 @@ def ingest(
 class _OpenRound:
     """What :class:`DatasetVisitor` holds of a round until it is closed."""
 
-    __slots__ = ("file", "number", "players", "plays", "played", "previous_ts", "winning")
+    __slots__ = ("file", "number", "players", "seating", "plays", "played", "previous_ts",
+                 "winning")
 
     def __init__(self, file: str, rnd: RoundState) -> None:
         self.file = file  # the file column's value
         self.number = rnd.number
         self.players = rnd.players
+        self.seating = Seating.of(rnd)
         self.plays: list[list[tuple[Any, ...]]] = [[] for _ in range(rnd.seats)]  # by seat
         self.played: list[tuple[int, int, Combo]] = []  # (seat, index in plays[seat], combo)
         # of every play with a combination
@@ -1555,17 +1664,26 @@ class DatasetVisitor(Visitor):
         self.writer = writer
         self.report = report
         self._rounds: dict[str, _OpenRound] = {}
-        self._seated: dict[str, dict[tuple[int, str], tuple[int, str]]] = {}
-
-    def begin_game(self, game: GameState) -> None:
-        refuse_variant_game(game, "ingest")  # six seats, the dummy: not in the tables yet
+        self._seated: dict[str, Seated] = {}
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
-        self._rounds[game.id] = _OpenRound(_text(game.file), rnd)
+        open_round = self._rounds[game.id] = _OpenRound(_text(game.file), rnd)
         seated = self._seated.setdefault(game.id, {})
+        seating = open_round.seating
         for seat, name in enumerate(rnd.players):
-            rounds, partner = seated.get((seat, name), (0, rnd.players[(seat + 2) & 3]))
-            seated[(seat, name)] = (rounds + 1, partner)
+            key = (seat, name)
+            if game.trichu:  # a row per person, whatever its seat; the dummy is no person
+                if seat == rnd.dummy:
+                    continue
+                key = next((k for k in seated if k[1] == name), key)
+                rounds = seated[key][0] if key in seated else 0
+                seated[key] = (rounds + 1, None, None)
+                continue
+            if key in seated:
+                rounds, partner, mates = seated[key]
+            else:
+                rounds, partner, mates = 0, seating.partner[seat], seating.partners[seat]
+            seated[key] = (rounds + 1, partner, mates)
 
     def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
         open_round = self._rounds.get(game.id)
@@ -1574,7 +1692,7 @@ class DatasetVisitor(Visitor):
         ev = step.event
         kind = type(ev)
         if kind is Play or kind is Pass:
-            row = _play_values(open_round.file, game.id, open_round.number, open_round.players,
+            row = _play_values(open_round.file, game.id, open_round.number, open_round.seating,
                                rnd.wished, rnd.wisher, step, open_round.previous_ts)
             if row is not None:
                 rows = open_round.plays[row[_SEAT]]

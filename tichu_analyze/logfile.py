@@ -27,7 +27,6 @@ from .atomicfile import atomic_writer
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, widen
 from .replay import Replay
-from .state import GameState
 from .visitor import DiagnosticVisitor, Visitor, only_diagnostics
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".jsonl.zst", ".tch")
@@ -40,22 +39,7 @@ _BOM = b"\xef\xbb\xbf"
 
 
 class LogError(Exception):
-    """A path that cannot be read as a log (missing, unreadable, corrupt), or whose games
-    the consumer cannot handle (:func:`refuse_variant_game`)."""
-
-
-NOT_YET = ("tientsin", "trichu")
-"""Variants whose games ``check`` (and the ``replay`` view) read but the other consumers
-(datasets, reports, plots) do not handle yet."""
-
-
-def refuse_variant_game(game: GameState, what: str) -> None:
-    """Raise :class:`LogError` when ``game`` is of a variant that ``what`` (a command, such
-    as ``"ingest"``) does not support yet (:data:`NOT_YET`)."""
-    for variant in NOT_YET:
-        if variant in game.variants:
-            raise LogError(f"{game.file}: game {game.id!r} is a {variant} game; {what} does "
-                           f"not support {variant} yet (check does)")
+    """A path that cannot be read as a log (missing, unreadable, corrupt)."""
 
 
 @dataclass(slots=True)

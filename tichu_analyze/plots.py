@@ -24,6 +24,7 @@ import polars as pl
 from .atomicfile import write_atomic
 from .datasets import DatasetError
 from .safetext import clean
+from .state import call_value
 from .stats import Dataset, collect, focus, wilson
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
@@ -34,6 +35,8 @@ TICHU_COLOR = "#0072B2"   # Okabe-Ito blue
 GRAND_COLOR = "#D55E00"   # Okabe-Ito vermillion
 TEAM_COLORS = ("#0072B2", "#E69F00")
 FINISH_COLORS = ("#009E73", "#56B4E9", "#E69F00", "#D55E00")
+FINISH_COLORS_SIX = ("#009E73", "#56B4E9", "#F0E442", "#E69F00", "#CC79A7", "#D55E00")
+"""The finish positions' colours at a table of six (tientsin)."""
 NEUTRAL = "#666666"
 MAX_PLAYERS = 20
 
@@ -187,25 +190,43 @@ def _bar_labels(ax: Axes, xs: Sequence[float], heights: Sequence[float], labels:
 # -- score ------------------------------------------------------------------------------
 
 
+PERSON_COLORS = ("#0072B2", "#E69F00", "#009E73")
+"""The three persons' colours in a trichu game's score plot."""
+
+
 def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) -> Figure:
     """Both teams' running totals over the rounds of one game, with each round's score
-    and the calls made in it."""
+    and the calls made in it; in ``trichu`` each person's running total and the points
+    it scored in each round (those of the team it sat in)."""
     ds.check_player(player)
     file, game_id = ds.find_game(game, player)
-    r = collect(ds.lrounds.filter((pl.col("file") == file) & (pl.col("game") == game_id)))
+    r = collect(ds.lseats.filter((pl.col("file") == file) & (pl.col("game") == game_id)))
+    trichu = bool(r.get_column("role").is_not_null().any())
+    n_seats = max(4, int(r.get_column("seat").max() or 0) + 1)  # type: ignore[arg-type]
     seats = {int(s): str(p) for s, p in r.select("seat", "player").unique().iter_rows()}
-    team_names = [f"Team {t}: {text(seats.get(t, '?'), 24)} & {text(seats.get(t + 2, '?'), 24)}"
-                  for t in (0, 1)]
     rounds = sorted(int(x) for x in r.get_column("round").unique().to_list())
-    per_team: list[list[float]] = [[], []]
+    if trichu:  # the seating changes every round: a line per person
+        people = sorted(str(p) for p in r.filter(pl.col("role") != "dummy").get_column(
+            "player").unique().to_list())
+        names = [text(p, 24) for p in people]
+        colors: Sequence[str] = PERSON_COLORS
+        mine = [p == player for p in people]
+        who = [pl.col("player") == p for p in people]
+    else:
+        members = [[seats.get(s, "?") for s in range(t, n_seats, 2)] for t in (0, 1)]
+        names = [f"Team {t}: " + " & ".join(text(m, 24) for m in members[t]) for t in (0, 1)]
+        colors = TEAM_COLORS
+        mine = [player is not None and player in members[t] for t in (0, 1)]
+        who = [pl.col("team") == t for t in (0, 1)]
+    per: list[list[float]] = [[] for _ in names]
     status: list[str] = []
     calls: dict[int, list[tuple[int, str, bool | None]]] = {}
     for rnd in rounds:
         rows = r.filter(pl.col("round") == rnd)
         status.append(str(rows.get_column("status")[0]))
-        for t in (0, 1):
-            s = rows.filter(pl.col("team") == t).get_column("team_score").drop_nulls()
-            per_team[t].append(float(s[0]) if len(s) and status[-1] == "scored" else math.nan)
+        for i, cond in enumerate(who):
+            s = rows.filter(cond).get_column("team_score").drop_nulls()
+            per[i].append(float(s[0]) if len(s) and status[-1] == "scored" else math.nan)
         for rec in rows.filter(pl.col("call").is_not_null()).iter_rows(named=True):
             success = rec["call_success"] if status[-1] == "scored" else None
             mark = "?" if success is None else "\u2713" if success else "\u2717"
@@ -218,18 +239,17 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
         max(8.0, 3.0 + 0.45 * len(rounds)), 9, 3, 1, sharex=True,
         height_ratios=[3, 2, 1.1])
     xs = [0, *rounds]
-    for t in (0, 1):
+    for i, label in enumerate(names):
         total, line = 0.0, [0.0]
-        for v in per_team[t]:
+        for v in per[i]:
             total += 0.0 if math.isnan(v) else v
             line.append(total)
-        mine = player is not None and player in (seats.get(t), seats.get(t + 2))
-        top.plot(xs, line, marker="o", markersize=4, color=TEAM_COLORS[t],
-                 linewidth=3 if mine else 1.8, label=team_names[t])
+        top.plot(xs, line, marker="o", markersize=4, color=colors[i],
+                 linewidth=3 if mine[i] else 1.8, label=label)
         top.annotate(f"{line[-1]:.0f}", (xs[-1], line[-1]), xytext=(5, 0),
-                     textcoords="offset points", va="center", color=TEAM_COLORS[t],
+                     textcoords="offset points", va="center", color=colors[i],
                      fontweight="bold")
-    if target is not None:
+    if target is not None and not trichu:  # trichu's target counts rounds
         top.axhline(target, color=NEUTRAL, linestyle="--", linewidth=1,
                     label=f"target ({target} points)")
     top.axhline(0, color="#999999", linewidth=0.6)
@@ -237,17 +257,18 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
     top.legend(loc="upper left", fontsize=9)
     top.grid(axis="y", alpha=0.3)
 
-    width = 0.38
-    for t in (0, 1):
-        bx = [x + (t - 0.5) * width for x in rounds]
-        bottom.bar(bx, [0 if math.isnan(v) else v for v in per_team[t]], width,
-                   color=TEAM_COLORS[t], label=f"Team {t}")
+    width = 0.76 / len(names)
+    for i, label in enumerate(names):
+        bx = [x + (i - (len(names) - 1) / 2) * width for x in rounds]
+        bottom.bar(bx, [0 if math.isnan(v) else v for v in per[i]], width,
+                   color=colors[i], label=label if trichu else f"Team {i}")
     for rnd, st in zip(rounds, status, strict=True):
         if st != "scored":
             bottom.annotate(f"{st}:\nnot scored", (rnd, 0), xytext=(0, 4),
                             textcoords="offset points", ha="center", fontsize=7, color=NEUTRAL)
     bottom.axhline(0, color="#999999", linewidth=0.6)
-    bottom.set_ylabel("round score\n(cards + calls)")
+    bottom.set_ylabel("round score\n(cards + calls)" if not trichu
+                      else "points of the\nperson's team")
     bottom.grid(axis="y", alpha=0.3)
     bottom.margins(y=0.15)
 
@@ -257,11 +278,12 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
             color = NEUTRAL if success is None else "#009E73" if success else "#D55E00"
             strip.text(rnd, seat, mark, ha="center", va="center", fontsize=8,
                        fontweight="bold", color=color)
-    strip.set_yticks(range(4), [f"seat {s}: {text(seats.get(s, '?'), 18)}" for s in range(4)],
-                     fontsize=8)
-    for tick, seat in zip(strip.get_yticklabels(), range(4), strict=True):
+    strip.set_yticks(range(n_seats), [
+        f"seat {s}" if trichu else f"seat {s}: {text(seats.get(s, '?'), 18)}"
+        for s in range(n_seats)], fontsize=8)
+    for tick, seat in zip(strip.get_yticklabels(), range(n_seats), strict=True):
         tick.set_color(TEAM_COLORS[seat % 2])
-    strip.set_ylim(3.6, -0.6)
+    strip.set_ylim(n_seats - 0.4, -0.6)
     strip.set_ylabel("calls")
     strip.set_title("T = Tichu, GT = Grand Tichu; \u2713 made (green), \u2717 failed (red), "
                     "? round not scored" + ("" if calls else "; no calls in this game"),
@@ -272,7 +294,9 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
     strip.grid(axis="x", alpha=0.3)
     winner = games.filter(pl.col("won").fill_null(False))
     outcome = ""
-    if winner.height:
+    if winner.height and trichu:
+        outcome = f"; won by {text(winner.get_column('player')[0], 24)}"
+    elif winner.height:
         outcome = f"; won by Team {int(winner.get_column('team')[0])}"
     elif games.height and not bool(games.get_column("ended").fill_null(False).any()):
         outcome = "; the log ends before the game does"
@@ -343,9 +367,10 @@ def plot_finish(ds: Dataset, player: str | None = None,
     """Per player: the share of scored rounds finished 1st, 2nd, 3rd and 4th."""
     frame, groups, note = _scored_by_group(ds, player, max_players)
     frame = frame.filter(pl.col("finish_position").is_not_null())
+    last = max(4, int(collect(frame.select(pl.col("finish_position").max())).item() or 4))
     agg = frame.group_by("group").agg(
         pl.len().alias("n"), pl.col("finish_position").mean().alias("mean"),
-        *[(pl.col("finish_position") == k).sum().alias(f"p{k}") for k in range(1, 5)],
+        *[(pl.col("finish_position") == k).sum().alias(f"p{k}") for k in range(1, last + 1)],
     )
     by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     groups = [g for g in groups if g in by]
@@ -354,26 +379,36 @@ def plot_finish(ds: Dataset, player: str | None = None,
     fig, (ax,) = _new_figure(10, max(3.6, 1.8 + 0.55 * len(groups)))
     ys = list(range(len(groups)))[::-1]
     left = [0.0] * len(groups)
-    names = ("1st (out first)", "2nd", "3rd", "4th (last)")
-    for k in range(1, 5):
+    names = ("1st (out first)", "2nd", "3rd", "4th (last)") if last == 4 else (
+        "1st (out first)", "2nd", "3rd", "4th", "5th", "6th (last)")
+    colors = FINISH_COLORS if last == 4 else FINISH_COLORS_SIX
+    for k in range(1, last + 1):
         shares = [_pct(by[g][f"p{k}"], by[g]["n"]) for g in groups]
-        ax.barh(ys, shares, left=left, color=FINISH_COLORS[k - 1], label=names[k - 1],
+        ax.barh(ys, shares, left=left, color=colors[k - 1], label=names[k - 1],
                 edgecolor="white", linewidth=0.5)
         for y, x0, s in zip(ys, left, shares, strict=True):
             if s >= 6:
                 ax.text(x0 + s / 2, y, f"{s:.0f}%", ha="center", va="center", fontsize=8,
-                        color="white" if k in (1, 4) else "black")
+                        color="white" if k in (1, last) else "black")
         left = [a + b for a, b in zip(left, shares, strict=True)]
     ax.set_yticks(ys, [f"{text(g, 24)}\n{by[g]['n']} rounds, average {by[g]['mean']:.2f}"
                        for g in groups])
     ax.set_xlim(0, 100)
-    ax.axvline(25, color=NEUTRAL, linestyle=":", linewidth=1)
-    ax.set_xlabel("% of the player's scored rounds (dotted line: 25%, an even share)")
+    if last == 4:
+        ax.axvline(25, color=NEUTRAL, linestyle=":", linewidth=1)
+        ax.set_xlabel("% of the player's scored rounds (dotted line: 25%, an even share)")
+        legend = "finish position (after a double victory, 3rd and 4th are in seat order)"
+        places = "1st, 2nd, 3rd, 4th"
+    else:  # tientsin rounds among them: six places
+        ax.set_xlabel("% of the player's scored rounds (six places in tientsin, four "
+                      "otherwise)")
+        legend = ("finish position (after a double or triple victory, the losers' places "
+                  "are in seat order)")
+        places = "1st to 6th"
     ax.set_ylabel("player")
-    ax.legend(ncols=4, loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=9,
-              title="finish position (after a double victory, 3rd and 4th are in seat order)",
-              title_fontsize=8, frameon=False)
-    fig.suptitle(f"How often each player finishes 1st, 2nd, 3rd, 4th{_who(player)}{note}",
+    ax.legend(ncols=last, loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=9,
+              title=legend, title_fontsize=8, frameon=False)
+    fig.suptitle(f"How often each player finishes {places}{_who(player)}{note}",
                  fontsize=12)
     return fig
 
@@ -396,8 +431,8 @@ def plot_points(ds: Dataset, player: str | None = None,
     by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     fig, (ax,) = _new_figure(_player_width(groups, 1.8), 6.0)
     series = (("cards", "card points of the team (200 for a double victory)", "#56B4E9"),
-              ("calls", "call points of the team (Tichu \u00b1100, Grand Tichu \u00b1200)",
-               "#CC79A7"),
+              ("calls", f"call points of the team (Tichu \u00b1{call_value('tichu')}, "
+                        f"Grand Tichu \u00b1{call_value('grand_tichu')})", "#CC79A7"),
               ("total", "team round score = cards + calls", "#0072B2"),
               ("opp", "opponents' round score", "#999999"))
     w = 0.2
@@ -577,17 +612,17 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
     ds.check_player(player)
     frame = ds.lrounds if player is None else ds.lrounds.filter(pl.col("player") == player)
 
-    def ranks(*columns: str) -> Counter[str]:
+    def ranks(column: str) -> Counter[str]:
         out: Counter[str] = Counter()
-        for col in columns:
-            counts = collect(frame.select(pl.col(col).drop_nulls()).group_by(col).agg(
-                pl.len().alias("n")))
-            for card, n in counts.iter_rows():
-                out[card_rank(card)] += n
+        counts = collect(frame.select(pl.col(column).explode().drop_nulls()).group_by(
+            column).agg(pl.len().alias("n")))
+        for card, n in counts.iter_rows():
+            out[card_rank(card)] += n
         return out
 
-    partner = ranks("gave_to_partner")
-    opponents = ranks("gave_to_left", "gave_to_right")
+    # the lists hold two partners' cards in tientsin, the two opponents' in trichu
+    partner = ranks("gave_to_partners")
+    opponents = ranks("gave_to_opponents")
     if not partner and not opponents:
         raise DatasetError(f"{ds.path}: no exchanges to plot"
                            + (f" for player {player!r}" if player else ""))

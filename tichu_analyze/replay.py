@@ -29,9 +29,9 @@ Decisions where rules.md leaves room (also in docs/rules.md):
 * During the end-of-trick window (every other seat passed), a play by the
   seat due to lead (the winner, or the next seat holding cards when the winner
   is out) is the new lead; a bomb by any other seat continues the trick; a
-  non-bomb by another seat is a lead out of turn (P003). On a Dragon's trick,
-  which is given before the next lead, any other seat's bomb continues the
-  trick (G002: "a bomb on it by another seat").
+  non-bomb by another seat is a lead out of turn (P003). On a Dragon's trick
+  the same holds: another seat's bomb is "a bomb on it" (G002), the bomb of the
+  seat due to lead is its lead, so the gift it did not wait for is G002.
 * A ``call`` between the end of a Dragon's trick and its gift is not "the next
   event" of G002: calls may come at any moment, they are no move on the table.
 * A pass out of turn (P003) still counts as that seat's pass.
@@ -534,8 +534,9 @@ class Replay:
         return 0
 
     @staticmethod
-    def _totals(game: GameState) -> str:
-        return f"{game.totals[0]} to {game.totals[1]}" if game.totals else "totals unknown"
+    def _totals(game: GameState, totals: list[int] | None = None) -> str:
+        t = game.totals or totals
+        return f"{t[0]} to {t[1]}" if t else "totals unknown"
 
     def _leave_round(self, game: GameState, rnd: RoundState, why: str) -> None:
         """The log moves on from ``rnd`` (next round, game end, end of file)."""
@@ -595,17 +596,20 @@ class Replay:
             self._emit("L002", "game_end.score is an object of the persons' totals in trichu, "
                        "and a list of the two teams' totals otherwise")
             return SKIPPED
+        # rounds played out before one the game_end cuts short, whose points never count
+        before = game.totals if rnd is not None and rnd.phase < Phase.OVER else None
         if rnd is not None:
             self._leave_round(game, rnd, "the game ends")
         if game.trichu:
             self._trichu_game_end(game, ev)
-        elif game.totals is not None:
-            if isinstance(ev.score, list) and ev.score != game.totals:
+        elif game.totals is not None or before is not None:
+            if game.totals is not None and isinstance(ev.score, list) \
+                    and ev.score != game.totals:
                 self._emit("S003", f"game_end records {ev.score[0]} to {ev.score[1]}, but the "
                            f"replayed rounds add up to {game.totals[0]} to {game.totals[1]}")
-            if game.won_by is None:
+            if game.won_by is None:  # an unfinished round's points never count (L008)
                 self._emit("S004", f"game_end before a team reached the target of "
-                           f"{game.target} with more points ({self._totals(game)})")
+                           f"{game.target} with more points ({self._totals(game, before)})")
         if not isinstance(ev.score, dict):
             game.recorded_score = ev.score
         game.ended = True
@@ -890,11 +894,11 @@ class Replay:
         elif rnd.closing:
             combo = _classify(mask, phoenix, top, rnd.phoenix_bombs)
             leader = rnd.next_leader()
-            # rules 2.4, 4.3: another seat's bomb continues the trick; the seat due to
-            # lead leads (a Dragon's trick is given before that lead, so there any
-            # other seat's bomb is on the trick: G002's "a bomb on it by another seat")
+            # rules 2.4, 4.3 and the settled reading: another seat's bomb continues the
+            # trick; the seat due to lead (the winner, or the next seat holding cards when
+            # the winner is out) leads, with a bomb too, even after a Dragon (G002 first)
             bomb_on_trick = (combo is not None and combo.kind >= _FOUR and seat != rnd.top_seat
-                             and (seat != leader or top.cards == _DRAGON_BIT))
+                             and seat != leader)
             if not bomb_on_trick:
                 lead = True
                 if mask & _PHOENIX_BIT:
@@ -1127,7 +1131,7 @@ class Replay:
         if rnd.dragon_due:
             self._missing_gift(game, rnd)
             return
-        if type(ev) is Play and ev.seat != rnd.top_seat:
+        if type(ev) is Play and ev.seat != rnd.top_seat and ev.seat != rnd.next_leader():
             mask = 0
             for t in ev.cards:
                 c = CARD_BY_TOKEN.get(t)

@@ -28,10 +28,12 @@ from . import __version__
 from .atomicfile import write_atomic
 from .datasets import DatasetError
 from .plots import PLOT_HELP, PlotKind, plot, render
-from .safetext import clean, html_text
+from .safetext import clean, html_text, plural
 from .stats import (
     FIELD,
+    FOUR_PLAYERS,
     NO_PLAYER,
+    TRICHU_STATS,
     Dataset,
     Filters,
     Grid,
@@ -42,7 +44,7 @@ from .stats import (
     StatTable,
     ViolationTable,
     calibration_table,
-    call_value,
+    call_expected_value,
     exchange_table,
     games_won,
     overview,
@@ -50,9 +52,12 @@ from .stats import (
     player_table,
     player_violations,
     team_table,
+    trichu_table,
+    variant_table,
     violation_table,
     with_and_against,
 )
+from .stats import forms as game_forms
 
 SECTIONS = ("Rounds", "Calls", "Points", "Bombs", "Dragon and wish")
 
@@ -324,7 +329,7 @@ def violation_list_html(rows: pl.DataFrame, total: int, who: str,
 def _overview_html(o: Overview, player: str | None) -> str:
     status = ", ".join(f"{n} {esc(s)}" for s, n in o.rounds_by_status.items())
     who = "" if player is None else f" played by {esc(player)}"
-    return (f'<ul id="overview"><li>{o.files} log file{"s" * (o.files != 1)}, {o.games} games'
+    return (f'<ul id="overview"><li>{plural(o.files, "log file")}, {plural(o.games, "game")}'
             f"{who} ({o.games_ended} played to the end)</li>"
             f"<li>{o.rounds} rounds{who}: {status}</li>"
             f"<li>{o.players} players</li>"
@@ -395,12 +400,16 @@ def report_sections(ds: Dataset, player: str | None = None, plots: bool = True,
     teams = team_table(ds, player)
     won = {k: g.stat() for k, g in games_won(ds, "player", player).items()}
     team_won = {k: g.stat() for k, g in games_won(ds, "team", player).items()}
+    variants = variant_sections(ds, player, link)
     sections = [
         ("players", players.title, stat_tables_html(players, "players", player, won, link)),
         ("teams", teams.title,
          "<p>A partnership is two players who sat opposite each other; its statistics count "
          "the rounds they played together, calls by either partner.</p>\n"
+         + ("<p>In tientsin a partnership is the three players of a team; in trichu the "
+            "solo player and the dummy are one too.</p>\n" if variants else "")
          + stat_tables_html(teams, "teams", None, team_won)),
+        *variants,
     ]
     if player is not None:
         by_partner, by_opponent = with_and_against(ds, player)
@@ -412,8 +421,8 @@ def report_sections(ds: Dataset, player: str | None = None, plots: bool = True,
                          + stat_tables_html(by_opponent, "by-opponent", None, link=link)))
     sections += [
         ("calls", "Calls: expected value and calibration",
-         grid_html(call_value(ds, "tichu", player))
-         + grid_html(call_value(ds, "grand_tichu", player))
+         grid_html(call_expected_value(ds, "tichu", player))
+         + grid_html(call_expected_value(ds, "grand_tichu", player))
          + grid_html(calibration_table(ds, player), player, link)),
         ("support", "Partner support", grid_html(partner_support(ds, player), None, link)),
         ("exchange", "Exchange by recipient", grid_html(exchange_table(ds, player), player,
@@ -432,8 +441,34 @@ def report_sections(ds: Dataset, player: str | None = None, plots: bool = True,
     sections.append(("definitions", "Definitions",
                      _definitions_html(players.defs, "Player statistics")
                      + _definitions_html(teams.defs, "Partnership statistics")
+                     + (_definitions_html(TRICHU_STATS, "Trichu statistics")
+                        if any(s[0] == "trichu" for s in variants) else "")
                      + "<p>The depth tables (calls, partner support, exchange) are defined "
                      "in their notes and in docs/reports.md.</p>\n"))
+    return sections
+
+
+def variant_sections(ds: Dataset, player: str | None = None,
+                     link: Link = _no_link) -> list[tuple[str, str, str]]:
+    """The sections of the variants (none for a dataset of four-player games only): the
+    statistics per form of the game, and trichu's solo and pair statistics per person."""
+    if game_forms(ds) == [FOUR_PLAYERS]:
+        return []
+    table = variant_table(ds, player)
+    sections = [("variants", table.title,
+                 "<p>The players' statistics over the rounds of each form of the game: the "
+                 "four-player game, tientsin (six players, a triple victory counted as the "
+                 "team victory) and trichu (three persons, the dummy's seat not counted). "
+                 "Rounds counts rounds; the rates are per player and round.</p>\n"
+                 + stat_tables_html(table, "variants", None))]
+    trichu = trichu_table(ds, player)
+    if trichu is not None:
+        sections.append(("trichu", "Trichu: solo and pair",
+                         "<p>Each trichu round one person plays solo with the open dummy, "
+                         "the two others together; every person scores the points of the "
+                         "team it sat in. The dummy's calls count for the solo player who "
+                         "made them.</p>\n"
+                         + stat_tables_html(trichu, "trichu", player, link=link)))
     return sections
 
 
@@ -590,9 +625,10 @@ def print_text(ds: Dataset, console: Console, player: str | None = None) -> None
     who = "" if player is None else f" ({clean(player, 60)} against the rest of the field)"
     status = ", ".join(f"{n} {s}" for s, n in o.rounds_by_status.items())
     console.print(Text.assemble(("Tichu report", "bold"), who, f": {clean(ds.path)}"))
-    console.print(Text(f"{o.files} files, {o.games} games ({o.games_ended} played to the end), "
-                       f"{o.rounds} rounds ({status}), {o.players} players, "
-                       f"{o.violations} violations"))
+    console.print(Text(f"{plural(o.files, 'file')}, {plural(o.games, 'game')} "
+                       f"({o.games_ended} played to the end), {plural(o.rounds, 'round')} "
+                       f"({status}), {plural(o.players, 'player')}, "
+                       f"{plural(o.violations, 'violation')}"))
     console.print(Text("Each cell: the statistic, then numerator/denominator; the column "
                        "header says what the denominator counts. Round statistics count "
                        "scored rounds only.", style="dim"))
@@ -608,13 +644,20 @@ def print_text(ds: Dataset, console: Console, player: str | None = None) -> None
     for section in SECTIONS:
         parts += _rich_stat_table(teams, section, None, width,
                                   team_won if section == "Rounds" else None)
+    if game_forms(ds) != [FOUR_PLAYERS]:
+        forms = variant_table(ds, player)
+        for section in SECTIONS:
+            parts += _rich_stat_table(forms, section, None, width)
+        trichu = trichu_table(ds, player)
+        if trichu is not None:
+            parts += _rich_stat_table(trichu, "Solo and pair", player, width)
     if player is not None:
         for table in with_and_against(ds, player):
             parts += _rich_stat_table(table, "Rounds", None, width)
             parts += _rich_stat_table(table, "Points", None, width)
-    for grid in (call_value(ds, "tichu", player), call_value(ds, "grand_tichu", player),
-                 calibration_table(ds, player), partner_support(ds, player),
-                 exchange_table(ds, player)):
+    for grid in (call_expected_value(ds, "tichu", player),
+                 call_expected_value(ds, "grand_tichu", player), calibration_table(ds, player),
+                 partner_support(ds, player), exchange_table(ds, player)):
         parts += _rich_grid(grid, player, width)
     parts += _rich_violations(violation_table(ds, player), player, width)
     console.print(Group(*parts))

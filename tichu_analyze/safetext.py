@@ -88,3 +88,8 @@ def json_text(encoded: str) -> str:
         return encoded
     return "".join(ch if ch.isprintable() or ch in "\n " else _json_escape(ch)
                    for ch in encoded)
+
+
+def plural(n: int, word: str) -> str:
+    """``n word`` with an ``s`` unless ``n`` is 1: ``plural(1, "file")`` is ``1 file``."""
+    return f"{n} {word}{'s' * (n != 1)}"

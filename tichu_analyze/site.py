@@ -218,13 +218,18 @@ def _call_label(call: str) -> str:
 def _game_page(site: Site, file: str, game: str, name: str, first_out: dict[RoundKey, tuple[
         int | None, int | None, int | None]], bombs: pl.DataFrame) -> str:
     ds = site.ds
-    r = ds.rounds.filter((pl.col("file") == file) & (pl.col("game") == game)).sort("round",
-                                                                                   "seat")
+    r = ds.seat_rows.filter((pl.col("file") == file) & (pl.col("game") == game)).sort(
+        "round", "seat")
     g = ds.games.filter((pl.col("file") == file) & (pl.col("game") == game))
-    seats = {int(s): str(p) for s, p in r.select("seat", "player").unique().iter_rows()}
+    trichu = r.get_column("role").is_not_null().any()
     link = site.player_link("../")
-    who = " · ".join(f"seat {s}: {_a(link(seats[s]), esc(seats[s]))} (team {s % 2})"
-                     for s in sorted(seats))
+    if trichu:  # the seating changes every round: the persons, and the rounds' teams below
+        who = " · ".join(_a(link(p), esc(p)) for p in sorted(
+            r.filter(pl.col("role") != "dummy").get_column("player").unique().to_list()))
+    else:
+        seats = {int(s): str(p) for s, p in r.select("seat", "player").unique().iter_rows()}
+        who = " · ".join(f"seat {s}: {_a(link(seats[s]), esc(seats[s]))} (team {s % 2})"
+                         for s in sorted(seats))
     title = f"Game {game}"
     body = ['<nav class="crumbs"><a href="../index.html">&larr; the report</a></nav>',
             f"<h1>{esc(title)}</h1>",
@@ -238,6 +243,16 @@ def _game_page(site: Site, file: str, game: str, name: str, first_out: dict[Roun
                       f"(target {t0['target']}); ")
             result += (f"won by team {won.get_column('team')[0]}." if won.height
                        else "played to the end without a winner." if t0["ended"]
+                       else "the log ends before the game does.")
+            body.append(f"<p>{esc(result)}</p>")
+        elif trichu:
+            standing = ", ".join(f"{p} {'?' if v is None else v}" for p, v in g.sort(
+                "person_score", descending=True, nulls_last=True).select(
+                "player", "person_score").iter_rows())
+            first = g.row(0, named=True)
+            result = f"Final totals: {standing} ({first['target']} rounds); "
+            result += (f"won by {won.get_column('player')[0]}." if won.height
+                       else "played to the end without a winner." if first["ended"]
                        else "the log ends before the game does.")
             body.append(f"<p>{esc(result)}</p>")
     missing = site.missing.get((file, game))
@@ -262,7 +277,12 @@ def _game_page(site: Site, file: str, game: str, name: str, first_out: dict[Roun
         for t in (0, 1):
             v = score.get(t) if status == "scored" else None
             totals[t] += v or 0
-            cells.append("" if v is None else f"{v} <small>({totals[t]})</small>")
+            if trichu:  # each round's teams: who sat in them (the persons score that)
+                names = " & ".join(esc(p) for p in rr.filter(pl.col("team") == t).get_column(
+                    "player").to_list())
+                cells.append(f"{'' if v is None else v} <small>({names})</small>")
+            else:
+                cells.append("" if v is None else f"{v} <small>({totals[t]})</small>")
         calls = []
         for rec in rr.filter(pl.col("call").is_not_null()).iter_rows(named=True):
             label = f"{_call_label(rec['call'])} {esc(rec['player'])}"
@@ -274,10 +294,10 @@ def _game_page(site: Site, file: str, game: str, name: str, first_out: dict[Roun
                 calls.append(f'<span class="bad">{_a(href, f"&#10007; {label}")}</span>')
             else:
                 calls.append(f"<span>? {label}</span>")
-        dv = rr.filter(pl.col("double_victory_for").fill_null(False))
+        dv = rr.filter(pl.col("team_victory_for").fill_null(False))
         if dv.height:
             calls.append(_a(site.round_href(key, part="result"),
-                            f"double victory, team {dv.get_column('team')[0]}"))
+                            f"{_victory(rr.height)}, team {dv.get_column('team')[0]}"))
         cells.append(" ".join(calls))
         cells.append(" ".join(
             _a(site.round_href(key, b["line"], b["trick"]),
@@ -307,6 +327,11 @@ def _game_page(site: Site, file: str, game: str, name: str, first_out: dict[Roun
              violation_list_html(v, v.height, " in this game", site.violation_href,
                                  "game-violations")]
     return page(f"{title} - Tichu report", body, _CSS)
+
+
+def _victory(seats: int) -> str:
+    """What a whole team going out first is called at a table of ``seats``."""
+    return "triple victory" if seats == 6 else "double victory"
 
 
 def _event_list(site: Site, rows: Iterator[tuple[RoundKey, int | None, int | None, str | None,
@@ -342,12 +367,13 @@ def _player_page(site: Site, player: str, first_out: dict[RoundKey, tuple[
                    + ("" if trick is None else f", someone else out first in trick {trick}"))
 
     def double_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
-        dv = mine.filter(pl.col("double_victory_for").fill_null(False)
-                         | pl.col("double_victory_against").fill_null(False))
+        dv = mine.filter(pl.col("team_victory_for").fill_null(False)
+                         | pl.col("team_victory_against").fill_null(False))
         for rec in dv.iter_rows(named=True):
-            won = "won" if rec["double_victory_for"] else "lost"
+            won = "won" if rec["team_victory_for"] else "lost"
+            what = _victory(len(rec["partners"]) * 2 + 2)
             yield ((rec["file"], rec["game"], int(rec["round"])), None, None, "result",
-                   f"double victory {won}")
+                   f"{what} {won}")
 
     def bomb_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
         for b in bombs.filter(pl.col("player") == player).iter_rows(named=True):
@@ -373,6 +399,11 @@ def _games_list(site: Site, keys: list[tuple[str, str]]) -> str:
     ds = site.ds
     t0 = ds.games.filter(pl.col("team") == 0).unique(["file", "game"])
     by = {(r["file"], r["game"]): r for r in t0.iter_rows(named=True)}
+    persons: dict[tuple[str, str], list[str]] = {}  # trichu: the persons' totals
+    for f, g, p, v in ds.games.filter(pl.col("team").is_null()).sort(
+            "person_score", descending=True, nulls_last=True).select(
+            "file", "game", "player", "person_score").iter_rows():
+        persons.setdefault((f, g), []).append(f"{p} {'?' if v is None else v}")
     counts = ds.rounds.group_by("file", "game").agg(pl.col("round").n_unique().alias("n"))
     n_rounds = {(f, g): n for f, g, n in counts.iter_rows()}
     vcount = {(f, g): n for f, g, n in ds.violations.group_by("file", "game").agg(pl.len())
@@ -381,7 +412,8 @@ def _games_list(site: Site, keys: list[tuple[str, str]]) -> str:
     for key in keys:
         rec = by.get(key)
         href = site.game_href(*key, prefix="")
-        score = "" if rec is None else f"{rec['team_score']} : {rec['opponent_score']}"
+        score = ("" if rec is None else f"{rec['team_score']} : {rec['opponent_score']}"
+                 ) or ", ".join(persons.get(key, []))
         rows.append(f"<tr><td>{_a(href, esc(key[1]))}</td><td><code>{esc(key[0])}</code></td>"
                     f'<td class="num">{n_rounds.get(key, 0)}</td><td class="num">{esc(score)}'
                     f'</td><td class="num">{vcount.get(key, 0)}</td></tr>')

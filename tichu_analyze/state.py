@@ -41,6 +41,7 @@ __all__ = [
     "call_value",
     "double_victory",
     "next_seat_table",
+    "opponents",
     "partners",
     "receivers",
     "round_over",
@@ -124,6 +125,12 @@ def partners(seat: int, seats: int) -> list[int]:
     return [(seat + k) % seats for k in range(2, seats, 2)]
 
 
+def opponents(seat: int, seats: int) -> list[int]:
+    """The seats of the other team, in playing order after ``seat`` (two for four seats,
+    three for six)."""
+    return [(seat + k) % seats for k in range(1, seats, 2)]
+
+
 def receivers(seat: int, seats: int, variants: frozenset[str]) -> int:
     """The seats (as bits) ``seat`` gives a card to in the exchange: every other seat
     (rules 1.4), its two partners in ``tientsin`` (9.2), the other team's two seats in
@@ -192,7 +199,7 @@ def score_round(out: list[int], calls: list[str | None], piles: list[int], hands
     c0 = c1 = 0  # call points per team
     for s, call in enumerate(calls):
         if call is not None:
-            value = 200 if call == "grand_tichu" else 100
+            value = call_value(call)
             if s != first:
                 value = -value
             if s & 1:
@@ -529,6 +536,10 @@ class RoundState:
         """The other seats of ``seat``'s team."""
         return partners(seat, self.seats)
 
+    def opponents(self, seat: int) -> list[int]:
+        """The seats of the other team, in playing order after ``seat``."""
+        return opponents(seat, self.seats)
+
     @property
     def solo(self) -> int:
         """``trichu``: the solo player's seat (opposite the dummy), else -1."""
@@ -724,3 +735,15 @@ class GameState:
     def game(self) -> str:
         """The game id."""
         return self.id
+
+    @property
+    def person_winner(self) -> str | None:
+        """``trichu`` (rules 9.3): the person with the most points once the game's
+        ``target`` rounds are played; None before, on a tie for the most, when a total is
+        unknown, and outside ``trichu``."""
+        persons = self.person_totals
+        if not self.trichu or not persons or self.last_round < self.target:
+            return None
+        best = max(persons.values())
+        top = [name for name, total in persons.items() if total == best]
+        return top[0] if len(top) == 1 else None

@@ -35,17 +35,37 @@ ROUND_COLUMNS = (
     "opponent_score", "h8_strength", "hx_strength", "hx_bombs", "hx_mahjong",
     "gave_to_left", "gave_to_partner", "gave_to_right", "got_from_partner", "dragon_gifts_given",
     "dragon_gifts_received", "bombs_played", "wish_made", "wish_fulfilled",
+    "played_by", "role", "partners", "team_victory_for", "team_victory_against",
+    "gave_to_partners", "gave_to_opponents", "got_from_partners",
 )
 GAME_COLUMNS = (
     "file", "game", "line", "seat", "team", "partner", "player", "target", "rounds_played",
-    "team_score", "opponent_score", "won", "ended", "meta",
+    "team_score", "opponent_score", "won", "ended", "meta", "partners", "person_score",
 )
+
+_NO_NAME = pl.lit(None, pl.String)
+_SINCE_VERSION_2: dict[str, dict[str, pl.Expr]] = {
+    "rounds": {
+        "played_by": pl.col("player"),
+        "role": _NO_NAME,
+        "partners": pl.concat_list("partner"),
+        "team_victory_for": pl.col("double_victory_for"),
+        "team_victory_against": pl.col("double_victory_against"),
+        "gave_to_partners": pl.concat_list("gave_to_partner"),
+        "gave_to_opponents": pl.concat_list("gave_to_left", "gave_to_right"),
+        "got_from_partners": pl.concat_list("got_from_partner"),
+    },
+    "games": {"partners": pl.concat_list("partner"), "person_score": pl.lit(None, pl.Int32)},
+    "plays": {"played_by": pl.col("player")},
+}
+"""The columns dataset version 2 added, as they read in a dataset of version 1 (four-player
+games only), so that reports and plots still read one."""
 VIOLATION_COLUMNS = (
     "file", "line", "game", "round", "trick", "seat", "player", "code", "name", "severity",
     "message",
 )
 PLAY_COLUMNS = ("file", "game", "round", "trick", "line", "ts", "seat", "player", "action",
-                "applied", "cards", "bomb", "went_out", "top_seat")
+                "applied", "cards", "bomb", "went_out", "top_seat", "played_by")
 
 _VIOLATION_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "file": pl.String, "line": pl.Int64, "game": pl.String, "round": pl.Int64,
@@ -56,7 +76,7 @@ _PLAY_SCHEMA: dict[str, type[pl.DataType] | pl.DataType] = {
     "file": pl.String, "game": pl.String, "round": pl.Int32, "trick": pl.Int32,
     "line": pl.Int32, "ts": pl.Float64, "seat": pl.Int8, "player": pl.String,
     "action": pl.String, "applied": pl.Boolean, "cards": pl.List(pl.String),
-    "bomb": pl.Boolean, "went_out": pl.Boolean, "top_seat": pl.Int8,
+    "bomb": pl.Boolean, "went_out": pl.Boolean, "top_seat": pl.Int8, "played_by": pl.String,
 }
 
 FIELD = "(rest of the field)"
@@ -99,30 +119,64 @@ def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) ->
         have = set(lf.collect_schema().names())
     except (pl.exceptions.PolarsError, OSError) as e:
         raise DatasetError(f"{root}: cannot read the {table} table: {e}") from None
-    missing = [c for c in wanted if c not in have]
+    added = {c: e for c, e in _SINCE_VERSION_2.get(table, {}).items() if c not in have}
+    missing = [c for c in wanted if c not in have and c not in added]
     if missing:
         raise DatasetError(
             f"{root}: the {table} table lacks the columns {', '.join(missing)} "
             "(written by another version of tichu-analyze? run 'tichu-analyze ingest' again)"
         )
+    if added:
+        lf = lf.with_columns(e.alias(c) for c, e in added.items())
     return lf.select(wanted)
+
+
+_PERSON = pl.col("role").is_null() | (pl.col("role") != "dummy")
+"""The rows of persons: all but the ``trichu`` dummy's."""
+
+
+def _persons(violations: pl.DataFrame, rounds: pl.LazyFrame) -> pl.DataFrame:
+    """``violations`` with the diagnostics at a ``trichu`` dummy's seat credited to the
+    solo player who played it (``rounds.played_by``), as its moves are."""
+    keys = ["file", "game", "round", "seat"]
+    dummies = collect(rounds.filter(pl.col("role") == "dummy").select(*keys, "played_by"))
+    if dummies.is_empty() or violations.is_empty():
+        return violations
+    dummies = dummies.with_columns(pl.col("round").cast(violations.schema["round"]),
+                                   pl.col("seat").cast(violations.schema["seat"]))
+    return (violations.with_row_index("__row").join(dummies, on=keys, how="left")
+            .sort("__row").with_columns(pl.coalesce("played_by", "player").alias("player"))
+            .drop("played_by", "__row"))
 
 
 @dataclass(frozen=True, eq=False)
 class Dataset:
     """The four tables of a dataset written by ``tichu-analyze ingest``.
 
-    ``lrounds``, ``lgames`` and ``plays`` are lazy scans: the report's tables are
-    aggregated from them with polars' streaming engine, so memory does not grow with the
-    dataset beyond the tables printed. ``rounds``, ``games`` and ``scored`` collect them
-    (once) for the plots and the pages of single games; ``violations`` is held in memory.
+    ``lseats`` (every seat's rows), ``lgames`` and ``plays`` are lazy scans: the report's
+    tables are aggregated from them with polars' streaming engine, so memory does not
+    grow with the dataset beyond the tables printed. ``lrounds`` are the rows of persons:
+    every seat's but the ``trichu`` dummy's (its hand is played by the solo player, whose
+    own row credits it with the solo side's points), which the statistics per player
+    count. ``rounds``, ``games`` and ``scored`` collect them (once) for the plots and the
+    pages of single games; ``violations`` is held in memory.
     """
 
     path: Path
-    lrounds: pl.LazyFrame
+    lseats: pl.LazyFrame
     lgames: pl.LazyFrame
     violations: pl.DataFrame
     plays: pl.LazyFrame
+
+    @property
+    def lrounds(self) -> pl.LazyFrame:
+        """The rounds rows of persons (the ``trichu`` dummy's left out), lazily."""
+        return self.lseats.filter(_PERSON)
+
+    @cached_property
+    def seat_rows(self) -> pl.DataFrame:
+        """Every seat's rounds rows (the ``trichu`` dummy's included), in memory."""
+        return collect(self.lseats)
 
     @classmethod
     def load(cls, path: str | Path) -> Dataset:
@@ -146,7 +200,8 @@ class Dataset:
             games = _columns(games_lf, GAME_COLUMNS, root, "games")
             violations = (
                 pl.DataFrame(schema=_VIOLATION_SCHEMA) if violations_lf is None
-                else _columns(violations_lf, VIOLATION_COLUMNS, root, "violations").collect()
+                else _persons(_columns(violations_lf, VIOLATION_COLUMNS, root, "violations")
+                              .collect(), rounds)
             )
             plays = (
                 pl.LazyFrame(schema=_PLAY_SCHEMA) if plays_lf is None
@@ -311,7 +366,7 @@ def apply_filters(ds: Dataset, f: Filters) -> Dataset:
     keys = collect(ds.lrounds.select("file", "game", "round").unique())
     mine = collect(ds.lrounds.filter(pl.col("player") == (f.player or "")))
     if f.partner is not None:
-        keys = keys.join(mine.filter(pl.col("partner") == f.partner),
+        keys = keys.join(mine.filter(pl.col("partners").list.contains(f.partner)),
                          on=["file", "game", "round"], how="semi")
     if f.opponent is not None:
         opp = collect(ds.lrounds.filter(pl.col("player") == f.opponent).select(
@@ -340,7 +395,7 @@ def apply_filters(ds: Dataset, f: Filters) -> Dataset:
                        how="semi")])
     return Dataset(
         ds.path,
-        ds.lrounds.join(keys.lazy(), on=on, how="semi"),
+        ds.lseats.join(keys.lazy(), on=on, how="semi"),
         ds.lgames.join(games.lazy(), on=["file", "game"], how="semi"),
         v,
         ds.plays.join(keys.lazy().with_columns(pl.col("round").cast(pl.Int32)),
@@ -453,11 +508,12 @@ PLAYER_STATS: tuple[StatDef, ...] = (
             "mean finish position, 1 = first out (after a double victory the losers' "
             "3rd and 4th places are in seat order)", "Rounds"),
     StatDef("double_for", "Double victory won", "scored rounds", StatKind.PERCENT,
-            pl.col("double_victory_for").fill_null(False).sum(), _rows,
-            "rounds the player's team went out first and second", "Rounds"),
+            pl.col("team_victory_for").fill_null(False).sum(), _rows,
+            "rounds the player's team went out first and second (in tientsin all three "
+            "first: the triple victory)", "Rounds"),
     StatDef("double_against", "Double victory lost", "scored rounds", StatKind.PERCENT,
-            pl.col("double_victory_against").fill_null(False).sum(), _rows,
-            "rounds the opponents went out first and second", "Rounds"),
+            pl.col("team_victory_against").fill_null(False).sum(), _rows,
+            "rounds the opponents went out first and second (or all three first)", "Rounds"),
     StatDef("tichu_rate", "Tichu called", "scored rounds", StatKind.PERCENT,
             _is_tichu.sum(), _rows, "rounds in which the player called Tichu", "Calls"),
     StatDef("tichu_success", "Tichu made", "Tichu calls", StatKind.PERCENT,
@@ -471,7 +527,8 @@ PLAYER_STATS: tuple[StatDef, ...] = (
     StatDef("points", "Team points per round", "scored rounds", StatKind.MEAN,
             pl.col("team_score").sum(), _rows,
             "the player's team's round score (card points + calls, 200 for a double "
-            "victory), averaged", "Points"),
+            "victory), averaged; in trichu the score of the team the player sat in",
+            "Points"),
     StatDef("margin", "Point margin per round", "scored rounds", StatKind.MEAN,
             (pl.col("team_score") - pl.col("opponent_score")).sum(), _rows,
             "team round score minus the opponents' round score, averaged", "Points"),
@@ -504,22 +561,37 @@ PLAYER_STATS: tuple[StatDef, ...] = (
 )
 """The per-player statistics, over the player's rows of the rounds table."""
 
-# Over the rows of both partners of a team (two per round): per-round facts shared by the
-# two rows are halved, a partner's own facts (calls, first out, bombs) summed.
-_pair_rows = pl.len() // 2
+# Over the rows of all partners of a team (two per round, three in tientsin): per-round facts
+# shared by the rows are divided among them (each row's ``share``: one over the team's
+# size), a partner's own facts (calls, first out, bombs) summed.
+_share = pl.col("share")
+
+
+def _per_team(expr: pl.Expr) -> pl.Expr:
+    """``expr`` (a number per row) summed over the rows of a group, each row counting
+    for its share of its team: the per-round total."""
+    return (expr.cast(pl.Float64) * _share).sum()
+
+
+def _team_count(expr: pl.Expr) -> pl.Expr:
+    """:func:`_per_team` of a condition: the rounds it held in, a whole number."""
+    return _per_team(expr).round(0).cast(pl.Int64)
+
+
+_pair_rows = _team_count(pl.lit(1))
 TEAM_STATS: tuple[StatDef, ...] = (
     StatDef("rounds", "Rounds", "rounds played", StatKind.COUNT,
-            (pl.col("status") == "scored").sum() // 2, _pair_rows,
+            _team_count(pl.col("status") == "scored"), _pair_rows,
             "scored rounds the partners played together, of all their rounds", "Rounds"),
     StatDef("first_out", "First out", "scored rounds", StatKind.PERCENT,
             pl.col("first_out").fill_null(False).sum(), _pair_rows,
             "rounds one of the partners went out first", "Rounds"),
     StatDef("double_for", "Double victory won", "scored rounds", StatKind.PERCENT,
-            pl.col("double_victory_for").fill_null(False).sum() // 2, _pair_rows,
-            "rounds the partners went out 1st and 2nd", "Rounds"),
+            _team_count(pl.col("team_victory_for").fill_null(False)), _pair_rows,
+            "rounds the partners went out 1st and 2nd (in tientsin 1st to 3rd)", "Rounds"),
     StatDef("double_against", "Double victory lost", "scored rounds", StatKind.PERCENT,
-            pl.col("double_victory_against").fill_null(False).sum() // 2, _pair_rows,
-            "rounds the opponents went out 1st and 2nd", "Rounds"),
+            _team_count(pl.col("team_victory_against").fill_null(False)), _pair_rows,
+            "rounds the opponents went out 1st and 2nd (in tientsin 1st to 3rd)", "Rounds"),
     StatDef("tichu_success", "Tichu made", "Tichu calls", StatKind.PERCENT,
             (_is_tichu & _success).sum(), _is_tichu.sum(),
             "Tichu calls by either partner that succeeded", "Calls"),
@@ -527,16 +599,16 @@ TEAM_STATS: tuple[StatDef, ...] = (
             (_is_grand & _success).sum(), _is_grand.sum(),
             "Grand Tichu calls by either partner that succeeded", "Calls"),
     StatDef("points", "Points per round", "scored rounds", StatKind.MEAN,
-            pl.col("team_score").sum() / 2, _pair_rows, "the team's round score, averaged",
+            _per_team(pl.col("team_score")), _pair_rows, "the team's round score, averaged",
             "Points"),
     StatDef("margin", "Point margin per round", "scored rounds", StatKind.MEAN,
-            (pl.col("team_score") - pl.col("opponent_score")).sum() / 2, _pair_rows,
+            _per_team(pl.col("team_score") - pl.col("opponent_score")), _pair_rows,
             "the team's round score minus the opponents', averaged", "Points"),
     StatDef("bombs_played", "Bombs played per round", "scored rounds", StatKind.MEAN,
             pl.col("bombs_played").sum(), _pair_rows, "bombs played by either partner",
             "Bombs"),
 )
-"""The per-partnership statistics, over the rows of both partners (:func:`team_rows`)."""
+"""The per-partnership statistics, over the rows of all partners (:func:`team_rows`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -555,8 +627,8 @@ Frame = pl.DataFrame | pl.LazyFrame
 def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
                pairs: bool = False) -> dict[str, dict[str, Stat]]:
     """``defs`` computed over ``frame`` grouped by column ``by``, in the order of most rows
-    (a lazy frame is aggregated by the streaming engine); with ``pairs``, two rows make a
-    round (a partnership's two players)."""
+    (a lazy frame is aggregated by the streaming engine); with ``pairs``, a partnership's
+    rows make a round (each row counting for its ``share``, :func:`team_rows`)."""
     lf = frame.lazy()
     scored = lf.filter(pl.col("status") == "scored")
     rows: dict[str, dict[str, Stat]] = {}
@@ -565,10 +637,10 @@ def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
         if d.kind is StatKind.COUNT:
             continue  # over all rounds, below
         aggs += [d.numerator.alias(f"{d.key}__n"), d.denominator.alias(f"{d.key}__d")]
-    per = 2 if pairs else 1
     counts = lf.group_by(by).agg(
-        (pl.len() // per).alias("__all"),
-        ((pl.col("status") == "scored").sum() // per).alias("__scored"),
+        _team_count(pl.lit(1)).alias("__all") if pairs else pl.len().alias("__all"),
+        (_team_count(pl.col("status") == "scored") if pairs
+         else (pl.col("status") == "scored").sum()).alias("__scored"),
     )
     # two small results joined in memory: one streaming query each keeps memory low
     table = collect(counts)
@@ -610,18 +682,22 @@ def player_table(ds: Dataset, player: str | None = None) -> StatTable:
     return StatTable(title, "player", PLAYER_STATS, rows)
 
 
-def team_label(a: str, b: str) -> str:
-    """The name of a partnership: its two players, sorted, joined by `` & ``."""
-    return " & ".join(sorted((a, b)))
+def team_label(*names: str) -> str:
+    """The name of a partnership: its players, sorted, joined by `` & ``."""
+    return " & ".join(sorted(names))
+
+
+_TEAM_LABEL = pl.concat_list("player", "partners").list.sort().list.join(" & ")
+""":func:`team_label` of a row's player and its partners."""
 
 
 def team_rows(ds: Dataset) -> pl.LazyFrame:
-    """The rounds table with each row's partnership (``team_label``)."""
-    return ds.lrounds.with_columns(
-        pl.when(pl.col("player") <= pl.col("partner"))
-        .then(pl.col("player") + " & " + pl.col("partner"))
-        .otherwise(pl.col("partner") + " & " + pl.col("player")).alias("team_label")
-    )
+    """Every seat's rounds rows (the ``trichu`` dummy's too: a partner of the solo player)
+    with each row's partnership (``team_label``) and its ``share`` of the team's round (one
+    over the team's size)."""
+    return ds.lseats.with_columns(
+        _TEAM_LABEL.alias("team_label"),
+        (1.0 / (pl.col("partners").list.len() + 1)).alias("share"))
 
 
 def team_table(ds: Dataset, player: str | None = None) -> StatTable:
@@ -629,7 +705,7 @@ def team_table(ds: Dataset, player: str | None = None) -> StatTable:
     ds.check_player(player)
     t = team_rows(ds)
     if player is not None:
-        t = t.filter((pl.col("player") == player) | (pl.col("partner") == player))
+        t = t.filter((pl.col("player") == player) | pl.col("partners").list.contains(player))
     rows = _aggregate(t, "team_label", TEAM_STATS, pairs=True)
     title = "Partnerships" if player is None else f"Partnerships of {player}"
     return StatTable(title, "partnership", TEAM_STATS, rows)
@@ -651,14 +727,12 @@ def games_won(ds: Dataset, by: str = "player", player: str | None = None) -> dic
                                                                                    GameRecord]:
     """Games won per player (``by="player"``) or per partnership (``by="team"``)."""
     g = ds.lgames
-    if by == "team":
-        g = g.with_columns(
-            pl.when(pl.col("player") <= pl.col("partner"))
-            .then(pl.col("player") + " & " + pl.col("partner"))
-            .otherwise(pl.col("partner") + " & " + pl.col("player")).alias("group")
-        ).unique(["file", "game", "team"])
+    if by == "team":  # trichu games have no teams (they change every round)
+        g = g.filter(pl.col("team").is_not_null()).with_columns(
+            _TEAM_LABEL.alias("group")).unique(["file", "game", "team"])
         if player is not None:
-            g = g.filter((pl.col("player") == player) | (pl.col("partner") == player))
+            g = g.filter((pl.col("player") == player)
+                         | pl.col("partners").list.contains(player))
     else:
         g = focus(g, player)
     agg = g.group_by("group").agg(
@@ -686,7 +760,8 @@ class ViolationTable:
 
 def moves(ds: Dataset, player: str | None = None) -> dict[str, int]:
     """Plays and passes per player (per player/FIELD with ``player``)."""
-    lf = ds.plays.filter(pl.col("action").is_in(["play", "pass"]))
+    lf = ds.plays.filter(pl.col("action").is_in(["play", "pass"])).with_columns(
+        pl.col("played_by").alias("player"))  # the dummy's moves are its solo player's
     if player is not None:
         lf = lf.with_columns(
             pl.when(pl.col("player") == player).then(pl.lit(player)).otherwise(pl.lit(FIELD))
@@ -726,11 +801,14 @@ class Overview:
 def overview(ds: Dataset, player: str | None = None) -> Overview:
     """Counts of files, games, rounds (by status), players and violations
     (of ``player``'s games, rounds and violations when given)."""
-    r = ds.lrounds if player is None else ds.lrounds.filter(pl.col("player") == player)
+    r = ds.lseats if player is None else ds.lrounds.filter(pl.col("player") == player)
     g = ds.lgames if player is None else ds.lgames.filter(pl.col("player") == player)
     v = ds.violations if player is None else ds.violations.filter(pl.col("player") == player)
-    if player is None:  # one row per round and game: the first seat's
-        r, g = r.filter(pl.col("seat") == 0), g.filter(pl.col("seat") == 0)
+    if player is None:  # one row per round and game: the first seat's (a trichu game's
+        # rows are per person, of no fixed seat: its first row)
+        r = r.filter(pl.col("seat") == 0)
+        g = pl.concat([g.filter((pl.col("seat") == 0) & pl.col("team").is_not_null()),
+                       g.filter(pl.col("team").is_null()).unique(["file", "game"])])
     by_status = dict(collect(r.group_by("status").agg(pl.len())).iter_rows())
     games = collect(g.select(
         pl.len().alias("n"), pl.col("ended").fill_null(False).sum().alias("ended")))
@@ -802,7 +880,7 @@ def band_labels(edges: Sequence[float]) -> list[str]:
 _MARGIN = pl.col("team_score") - pl.col("opponent_score")
 
 
-def call_value(ds: Dataset, call: str, player: str | None = None) -> Grid:
+def call_expected_value(ds: Dataset, call: str, player: str | None = None) -> Grid:
     """Point margin per scored round with a ``call`` (``tichu`` or ``grand_tichu``)
     against rounds without one, by the strength of the hand (of ``player``, or of
     everyone)."""
@@ -904,9 +982,12 @@ _RANK_VALUE = {f"{r}{s}": rank_value(f"{r}{s}") for r in ("2", "3", "4", "5", "6
                                                                "Dragon")}
 
 EXCHANGE_WAYS = (("gave_to_left", "to the left opponent"),
-                 ("gave_to_partner", "to the partner"),
+                 ("gave_to_partners", "to the partner"),
                  ("gave_to_right", "to the right opponent"),
-                 ("got_from_partner", "from the partner"))
+                 ("got_from_partners", "from the partner"))
+"""The exchange table's columns: the rounds column and what it shows. The partner's are
+lists (two partners in tientsin, none in trichu), the opponents' single cards (none in
+tientsin, where the exchange goes to the partners only)."""
 
 
 def exchange_table(ds: Dataset, player: str | None = None) -> Grid:
@@ -918,7 +999,10 @@ def exchange_table(ds: Dataset, player: str | None = None) -> Grid:
     # cards given per player, way and card: a small table, whatever the dataset's size
     given: dict[tuple[str, str], list[tuple[str, int]]] = {}
     for col, _ in EXCHANGE_WAYS:
-        counts = collect(frame.filter(pl.col(col).is_not_null()).group_by("group", col)
+        passed = frame.select("group", col)
+        if col.endswith("s"):  # a list per row
+            passed = passed.explode(col)
+        counts = collect(passed.filter(pl.col(col).is_not_null()).group_by("group", col)
                          .agg(pl.len().alias("n")))
         for g, card, n in counts.iter_rows():
             given.setdefault((str(g), col), []).append((str(card), int(n)))
@@ -945,16 +1029,19 @@ def exchange_table(ds: Dataset, player: str | None = None) -> Grid:
         "opponent, and the card it received from its partner: the average rank (Dog 0, "
         "Mahjong 1, 2 ... 10, J 11, Q 12, K 13, A 14, Phoenix 15, Dragon 16) and the share "
         "of Aces or better (Ace, Phoenix, Dragon). Rounds whose exchange did not complete "
-        "are not counted.",
+        "are not counted. In tientsin the cards go to the two partners only, in trichu to "
+        "the two opponents only.",
         "player", tuple(columns), rows)
 
 
 def overplays(ds: Dataset) -> pl.LazyFrame:
-    """(file, game, round, seat, overplayed): how many times, in each round, the partner
-    of ``seat`` played over a combination of ``seat`` (an applied play on its top)."""
+    """(file, game, round, seat, overplayed): how many times, in each round, a partner
+    of ``seat`` (a seat of its team: ``seat % 2``) played over a combination of ``seat``
+    (an applied play on its top)."""
     return (ds.plays.filter((pl.col("action") == "play") & pl.col("applied").fill_null(False)
                             & pl.col("top_seat").is_not_null()
-                            & ((pl.col("seat").cast(pl.Int16) - pl.col("top_seat")) % 4 == 2))
+                            & (pl.col("seat") != pl.col("top_seat"))
+                            & ((pl.col("seat").cast(pl.Int16) - pl.col("top_seat")) % 2 == 0))
             .group_by("file", "game", "round", pl.col("top_seat").alias("seat"))
             .agg(pl.len().alias("overplayed"))
             .with_columns(pl.col("round").cast(pl.Int32), pl.col("seat").cast(pl.Int8)))
@@ -965,7 +1052,8 @@ def partner_support(ds: Dataset, player: str | None = None) -> Grid:
     calls made, and how often the partner played over the caller's combination."""
     s = ds.lscored.filter(_is_tichu)
     if player is not None:
-        s = s.filter(pl.col("player") == player).with_columns(pl.col("partner").alias("group"))
+        s = s.filter(pl.col("player") == player).with_columns(
+            pl.col("partners").list.join(" & ").alias("group"))
     else:
         s = s.with_columns(pl.col("player").alias("group"))
     keys = ["file", "game", "round", "seat"]
@@ -1006,7 +1094,7 @@ def with_and_against(ds: Dataset, player: str) -> tuple[StatTable, StatTable]:
     """The player's rounds, first-out rate and point margin per partner and per opponent."""
     ds.check_player(player)
     mine = ds.lrounds.filter(pl.col("player") == player)
-    by_partner = mine.with_columns(pl.col("partner").alias("group"))
+    by_partner = mine.with_columns(pl.col("partners").alias("group")).explode("group")
     opp = ds.lrounds.select("file", "game", "round", pl.col("team").alias("opp_team"),
                            pl.col("player").alias("group"))
     by_opp = mine.join(opp, on=["file", "game", "round"]).filter(
@@ -1015,3 +1103,86 @@ def with_and_against(ds: Dataset, player: str) -> tuple[StatTable, StatTable]:
                       _aggregate(by_partner, "group", _WITH_DEFS)),
             StatTable(f"{player} by opponent", "opponent", _WITH_DEFS,
                       _aggregate(by_opp, "group", _WITH_DEFS)))
+
+
+# -- variants ----------------------------------------------------------------------------
+
+FOUR_PLAYERS = "four players"
+"""The form of a round of the four-player game (no ``tientsin``, no ``trichu``)."""
+
+_FORM = (pl.when(pl.col("role").is_not_null()).then(pl.lit("trichu"))
+         .when(pl.col("partners").list.len() == 2).then(pl.lit("tientsin"))
+         .otherwise(pl.lit(FOUR_PLAYERS)))
+"""A rounds row's form of the game, as the row's shape tells it: ``trichu`` rows have a
+``role``, ``tientsin`` rows two partners."""
+
+_VARIANT_KEYS = ("rounds", "first_out", "avg_finish", "double_for", "tichu_success",
+                 "grand_success", "points", "bombs_played", "dragon_given")
+VARIANT_STATS: tuple[StatDef, ...] = tuple(d for d in PLAYER_STATS if d.key in _VARIANT_KEYS)
+"""The statistics per form of the game (:func:`variant_table`): the per-player statistics,
+over every player's rounds of that form."""
+
+
+def forms(ds: Dataset) -> list[str]:
+    """The forms of the game the dataset holds (``four players``, ``tientsin``,
+    ``trichu``), most rows first."""
+    counts = collect(ds.lrounds.group_by(_FORM.alias("form")).agg(pl.len().alias("n")))
+    return [str(f) for f, _ in sorted(counts.iter_rows(), key=lambda r: (-r[1], r[0]))]
+
+
+def variant_table(ds: Dataset, player: str | None = None) -> StatTable:
+    """:data:`VARIANT_STATS` per form of the game (of ``player``'s rounds when given):
+    calls, finish positions, team victories (double, or triple in ``tientsin``), bombs and
+    Dragon gifts. Rates are per player and round; ``Rounds`` counts rounds (each round's
+    rows together count one)."""
+    ds.check_player(player)
+    frame = ds.lrounds if player is None else ds.lrounds.filter(pl.col("player") == player)
+    frame = frame.with_columns(
+        _FORM.alias("form"),
+        (1.0 / pl.len().over("file", "game", "round")).alias("share"))
+    rows = _aggregate(frame, "form", VARIANT_STATS, pairs=True)
+    title = "By form of the game" + ("" if player is None else f" ({player})")
+    return StatTable(title, "game", VARIANT_STATS, rows)
+
+
+_TRICHU = "Solo and pair"
+_role = pl.col("role")
+_solo, _dummy = _role == "solo", _role == "dummy"
+_person = _role != "dummy"
+TRICHU_STATS: tuple[StatDef, ...] = (
+    StatDef("solo", "Played solo", "rounds played", StatKind.PERCENT,
+            _solo.sum(), _person.sum(),
+            "scored trichu rounds the person played solo, with the dummy", _TRICHU),
+    StatDef("solo_points", "Points per solo round", "solo rounds", StatKind.MEAN,
+            pl.col("team_score").filter(_solo).sum(), _solo.sum(),
+            "the solo side's round score, averaged over the person's solo rounds", _TRICHU),
+    StatDef("solo_ahead", "Solo side ahead", "solo rounds", StatKind.PERCENT,
+            (_solo & (_MARGIN > 0)).sum(), _solo.sum(),
+            "solo rounds in which the solo side scored more than the pair", _TRICHU),
+    StatDef("pair_points", "Points per round in a pair", "rounds in a pair", StatKind.MEAN,
+            pl.col("team_score").filter(_role == "pair").sum(), (_role == "pair").sum(),
+            "the pair's round score, averaged over the person's rounds against a solo "
+            "player", _TRICHU),
+    StatDef("tichu_success", "Tichu made", "Tichu calls", StatKind.PERCENT,
+            (_person & _is_tichu & _success).sum(), (_person & _is_tichu).sum(),
+            "Tichu calls at the person's own seat made good", _TRICHU),
+    StatDef("dummy_tichu", "Tichu for the dummy made", "Tichu calls for the dummy",
+            StatKind.PERCENT, (_dummy & _is_tichu & _success).sum(), (_dummy & _is_tichu).sum(),
+            "Tichu calls for the dummy (by the solo player, rules 9.3) that the dummy made "
+            "good by going out first", _TRICHU),
+)
+"""The per-person statistics of ``trichu`` (:func:`trichu_table`), over the rows of the
+seats the person played: its own and, when solo, the dummy's (``played_by``)."""
+
+
+def trichu_table(ds: Dataset, player: str | None = None) -> StatTable | None:
+    """:data:`TRICHU_STATS` per person (that person against the field with ``player``);
+    None when the dataset holds no ``trichu`` round."""
+    ds.check_player(player)
+    frame = ds.lseats.filter(_role.is_not_null())
+    if not collect(frame.select(pl.len())).item():
+        return None
+    rows = _aggregate(focus(frame, player, "played_by"), "group", TRICHU_STATS)
+    if player is not None:
+        rows = {k: rows[k] for k in sorted(rows, key=lambda k: k != player)}
+    return StatTable("Trichu", "person", TRICHU_STATS, rows)

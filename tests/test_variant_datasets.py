@@ -1,0 +1,356 @@
+"""Datasets, reports and plots of the six-player (`tientsin`) and three-player (`trichu`)
+variants (rules.md 9.2, 9.3): facts that must hold in the rows of simulated games, checked
+against the engine's own state (a Recorder over the same logs), never against numbers
+worked out again here."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import polars as pl
+import pytest
+from typer.testing import CliRunner
+
+from tichu_analyze.cli import app
+from tichu_analyze.datasets import TABLES, ingest, scan
+from tichu_analyze.logfile import replay_file, write_log
+from tichu_analyze.record import Recorder
+from tichu_analyze.simulate import simulate
+
+VARIANTS = Path(__file__).parent / "fixtures" / "variants"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("variant-logs")
+    out = {}
+    for variant, seed in (("tientsin", 5), ("trichu", 6)):
+        out[variant] = folder / f"{variant}.jsonl"
+        write_log(simulate(4, seed, variants=[variant]), out[variant])
+    return out
+
+
+@pytest.fixture(scope="module")
+def data(logs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = {}
+    for variant, log in logs.items():
+        out[variant] = tmp_path_factory.mktemp(f"ds-{variant}") / "data"
+        result = ingest([log], out[variant])
+        assert result.written and not result.errors
+    return out
+
+
+def _recorded(log: Path) -> Recorder:
+    recorder = Recorder()
+    replay_file(log, recorder)
+    assert not recorder.diagnostics
+    return recorder
+
+
+def _tables(path: Path) -> dict[str, pl.DataFrame]:
+    return {t: scan(path, t).collect() for t in TABLES}
+
+
+def test_tientsin_six_players_and_teams_of_three(data: dict[str, Path],
+                                                 logs: dict[str, Path]) -> None:
+    t = _tables(data["tientsin"])
+    recorder = _recorded(logs["tientsin"])
+    for game in recorder.games:
+        rows = t["games"].filter(pl.col("game") == game.id)
+        assert rows.height == 6 and rows["player"].n_unique() == 6
+        assert sorted(rows["seat"].to_list()) == list(range(6))
+        for row in rows.iter_rows(named=True):
+            assert row["team"] == row["seat"] % 2 and row["partner"] is None
+            assert row["partners"] == [game.players[(row["seat"] + k) % 6] for k in (2, 4)]
+            totals = game.totals
+            assert totals is not None and row["team_score"] == totals[row["team"]]
+            assert row["won"] == (game.won_by == row["team"])
+    rounds = t["rounds"]
+    assert rounds.group_by("game", "round").len()["len"].to_list() == [6] * len(
+        recorder.rounds)
+    for rec in recorder.rounds:
+        state, result = rec.state, rec.state.result
+        assert result is not None
+        rows = rounds.filter((pl.col("game") == rec.game) & (pl.col("round") == state.number))
+        for row in rows.iter_rows(named=True):
+            seat, team = row["seat"], row["seat"] % 2
+            assert row["player"] == state.players[seat]
+            assert row["team_score"] == result.score[team]
+            assert row["opponent_score"] == result.score[1 - team]
+            assert row["team_call_points"] == result.call_points[team]
+            assert row["finish_position"] == result.finish_order.index(seat) + 1
+            assert row["team_victory_for"] == (result.double_victory
+                                               and result.finish_order[0] % 2 == team)
+            assert row["double_victory_for"] is None and row["partner"] is None
+            assert len(row["partners"]) == 2 and len(row["opponents"]) == 3
+            # the exchange goes to the two partners only (rules 9.2)
+            assert len(row["gave_to_partners"]) == 2 and row["gave_to_opponents"] == []
+            assert row["gave_to_left"] is None and row["gave_to_partner"] is None
+            gives = state.exchanges[seat]
+            assert gives is not None
+            assert row["gave_to_partners"] == [
+                _token(gives[p]) for p in state.partners(seat)]
+        by_team = rows.group_by("team").agg(pl.col("team_card_points").first(),
+                                            pl.col("team_score").n_unique())
+        assert by_team["team_score"].to_list() == [1, 1]
+        # the card points of the two teams make 100, or 300 to a triple victory's winners
+        assert by_team["team_card_points"].sum() == (300 if result.double_victory else 100)
+        assert rows["card_points"].sum() == sum(result.pile_points)
+
+
+def _token(card: int) -> str:
+    from tichu_analyze.cards import TOKENS
+
+    return TOKENS[card]
+
+
+def test_trichu_roles_and_person_credit(data: dict[str, Path], logs: dict[str, Path]) -> None:
+    t = _tables(data["trichu"])
+    recorder = _recorded(logs["trichu"])
+    rounds = t["rounds"]
+    for rec in recorder.rounds:
+        state, result = rec.state, rec.state.result
+        assert result is not None
+        rows = rounds.filter((pl.col("game") == rec.game) & (pl.col("round") == state.number))
+        assert rows.height == 4
+        assert Counter(rows["role"].to_list()) == {"solo": 1, "dummy": 1, "pair": 2}
+        solo = rows.filter(pl.col("role") == "solo").row(0, named=True)
+        dummy = rows.filter(pl.col("role") == "dummy").row(0, named=True)
+        assert solo["seat"] == state.solo and dummy["seat"] == state.dummy
+        assert dummy["player"] == state.players[state.dummy]
+        assert dummy["played_by"] == solo["player"] == state.players[state.solo]
+        assert dummy["call"] != "grand_tichu" and solo["call"] != "grand_tichu"  # C004
+        for row in rows.iter_rows(named=True):
+            team = row["seat"] % 2
+            # every person scores the points of the team it sat in (rules 9.3)
+            assert row["team_score"] == result.score[team]
+            # the exchange goes to the other team's two seats (rules 9.3)
+            assert row["gave_to_partners"] == [] and len(row["gave_to_opponents"]) == 2
+            assert row["gave_to_partner"] is None and row["gave_to_left"] is not None
+        by_team = rows.group_by("team").agg(pl.col("team_card_points").first())
+        assert by_team["team_card_points"].sum() == (200 if result.double_victory else 100)
+    games = t["games"]
+    for game in recorder.games:
+        rows = games.filter(pl.col("game") == game.id)
+        persons = game.person_totals
+        assert persons is not None and len(persons) == 3
+        assert dict(zip(rows["player"], rows["person_score"], strict=True)) == persons
+        assert rows["team"].is_null().all() and rows["team_score"].is_null().all()
+        assert rows["rounds_played"].to_list() == [game.rounds] * 3
+        winner = game.person_winner
+        assert rows.filter(pl.col("won"))["player"].to_list() == (
+            [winner] if winner is not None else [])
+        # the same totals from the rounds table, the dummy's rows left out
+        mine = rounds.filter((pl.col("game") == game.id) & (pl.col("role") != "dummy"))
+        summed = mine.group_by("player").agg(pl.col("team_score").sum())
+        assert dict(summed.iter_rows()) == persons
+        assert Counter(mine.filter(pl.col("role") == "solo")["player"].to_list()) == {
+            name: game.target // 3 for name in persons}
+    plays = t["plays"]
+    dummy_plays = plays.filter(pl.col("player") != pl.col("played_by"))
+    assert dummy_plays.height > 0
+    assert dummy_plays["player"].unique().to_list() == ["Tisch"]
+    keyed = rounds.filter(pl.col("role") == "dummy").select("game", "round", "seat",
+                                                            "played_by")
+    joined = dummy_plays.join(keyed, on=["game", "round", "seat"], suffix="_r")
+    assert joined.height == dummy_plays.height
+    assert (joined["played_by"] == joined["played_by_r"]).all()
+
+
+def test_four_player_rows_keep_their_meaning(tmp_path: Path) -> None:
+    """The generalized columns agree with the four-player ones they generalize."""
+    log = tmp_path / "four.jsonl"
+    write_log(simulate(2, 3), log)
+    ingest([log], tmp_path / "data")
+    rounds = scan(tmp_path / "data", "rounds").collect()
+    assert rounds["role"].is_null().all()
+    assert (rounds["played_by"] == rounds["player"]).all()
+    assert (rounds["partners"].list.first() == rounds["partner"]).all()
+    assert (rounds["team_victory_for"] == rounds["double_victory_for"]).all()
+    assert (rounds["gave_to_partners"].list.first() == rounds["gave_to_partner"]).all()
+    for row in rounds.iter_rows(named=True):
+        assert row["gave_to_opponents"] == [row["gave_to_left"], row["gave_to_right"]]
+        assert row["got_from_opponents"] == [row["got_from_left"], row["got_from_right"]]
+    games = scan(tmp_path / "data", "games").collect()
+    assert games["person_score"].is_null().all()
+    assert (games["partners"].list.first() == games["partner"]).all()
+
+
+def test_hand_made_variant_fixtures_ingest(tmp_path: Path) -> None:
+    files = sorted(VARIANTS.glob("*.jsonl"))
+    seen: list[str] = []
+    result = ingest(files, tmp_path / "data", report=lambda d: seen.append(d.code))
+    assert result.written and not result.errors
+    games = scan(tmp_path / "data", "games").collect()
+    trichu = games.filter(pl.col("person_score").is_not_null())
+    assert trichu.height > 0 and "Tisch" not in trichu["player"].to_list()
+    # the hand-made trichu game: Ana 600, Ben 500, Chloe 400 (its README)
+    full = games.filter(pl.col("file").str.ends_with("scenario_trichu_full_game.jsonl"))
+    assert dict(zip(full["player"], full["person_score"], strict=True)) == {
+        "Ana": 600, "Ben": 500, "Chloe": 400}
+    assert full.filter(pl.col("won"))["player"].to_list() == ["Ana"]
+    assert Counter(seen) == Counter(
+        d.code for f in files for d in _diagnostics(f))
+
+
+def _diagnostics(path: Path) -> list[object]:
+    recorder = Recorder()
+    replay_file(path, recorder)
+    return recorder.diagnostics
+
+
+def _rows(path: Path) -> dict[str, list[tuple[str, ...]]]:
+    return {table: sorted(tuple(map(repr, row)) for row in scan(path, table).collect().iter_rows())
+            for table in TABLES}
+
+
+def test_parallel_ingest_of_variants_is_the_serial_one(logs: dict[str, Path],
+                                                       tmp_path: Path) -> None:
+    files = [str(p) for p in logs.values()] + [str(VARIANTS)]
+    one, two = tmp_path / "serial", tmp_path / "jobs"
+    a = runner.invoke(app, ["ingest", "-q", *files, "-o", str(one)])
+    b = runner.invoke(app, ["ingest", "-q", *files, "-o", str(two), "--jobs", "2"])
+    assert a.exit_code == b.exit_code == 0, a.stderr + b.stderr
+    assert _rows(one) == _rows(two)
+
+
+@pytest.mark.dask
+def test_dask_ingest_of_variants_is_the_serial_one(logs: dict[str, Path],
+                                                   tmp_path: Path) -> None:
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    files = [str(p) for p in logs.values()]
+    one, two = tmp_path / "serial", tmp_path / "dask"
+    a = runner.invoke(app, ["ingest", "-q", *files, "-o", str(one)])
+    b = runner.invoke(app, ["ingest", "-q", *files, "-o", str(two), "--scheduler", "local",
+                            "--jobs", "2"])
+    assert a.exit_code == b.exit_code == 0, a.stderr + b.stderr
+    assert _rows(one) == _rows(two)
+
+
+def test_rounds_per_person_in_trichu_by_role(data: dict[str, Path]) -> None:
+    rounds = scan(data["trichu"], "rounds").collect()
+    per = defaultdict(Counter)
+    for row in rounds.iter_rows(named=True):
+        per[row["played_by"]][row["role"]] += 1
+    assert set(per) == set(rounds.filter(pl.col("role") != "dummy")["player"])
+    for counts in per.values():
+        assert counts["solo"] == counts["dummy"]
+
+
+# -- report and plot ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def both(logs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One dataset of the six- and the three-player games."""
+    out = tmp_path_factory.mktemp("ds-both") / "data"
+    assert ingest(list(logs.values()), out).written
+    return out
+
+
+def test_report_text_has_the_variants_sections(both: Path, logs: dict[str, Path]) -> None:
+    result = runner.invoke(app, ["report", str(both), "-f", "text"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    for title in ("Players: Rounds", "Partnerships: Points", "By form of the game: Calls",
+                  "By form of the game: Bombs", "By form of the game: Dragon and wish",
+                  "Trichu: Solo and pair", "Exchange by recipient", "Partner support"):
+        assert title in out, title
+    # a partnership of tientsin is its three players
+    game = _recorded(logs["tientsin"]).games[0]
+    assert " & ".join(sorted(game.players[0::2])) in out
+    # the dummy is no player: no row of its own in the players' tables
+    players = out.split("Players: Rounds", 1)[1].split("Players: Calls", 1)[0]
+    assert "Tisch" not in players
+
+
+def test_variant_tables_count_rounds_and_solo_turns(both: Path, logs: dict[str, Path]) -> None:
+    from tichu_analyze.stats import Dataset, trichu_table, variant_table
+
+    ds = Dataset.load(both)
+    table = variant_table(ds)
+    for variant in ("tientsin", "trichu"):
+        rounds = len(_recorded(logs[variant]).rounds)
+        assert table.rows[variant]["rounds"].numerator == rounds
+        assert table.rows[variant]["rounds"].denominator == rounds
+    trichu = trichu_table(ds)
+    assert trichu is not None
+    games = _recorded(logs["trichu"]).games
+    for person, stats in trichu.rows.items():
+        played = sum(g.rounds for g in games if g.person_totals and person in g.person_totals)
+        solo = stats["solo"]
+        assert (solo.numerator, solo.denominator) == (played // 3, played)
+
+
+def test_report_site_of_variants(both: Path, tmp_path: Path, logs: dict[str, Path]) -> None:
+    site = tmp_path / "site"
+    result = runner.invoke(app, ["report", str(both), "-o", f"{site}/"])
+    assert result.exit_code == 0, result.output
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert 'id="variants"' in index and 'id="trichu"' in index
+    pages = "".join(p.read_text(encoding="utf-8") for p in (site / "games").glob("*.html"))
+    game = _recorded(logs["trichu"]).games[0]
+    assert game.person_totals is not None
+    totals = ", ".join(f"{p} {v}" for p, v in sorted(game.person_totals.items(),
+                                                     key=lambda kv: -kv[1]))
+    assert totals in pages or totals in index
+
+
+@pytest.mark.parametrize("kind", ["score", "calls", "finish", "points", "calibration", "bombs",
+                                  "exchange", "trend"])
+def test_every_plot_of_variants(both: Path, tmp_path: Path, kind: str) -> None:
+    out = tmp_path / f"{kind}.svg"
+    result = runner.invoke(app, ["plot", str(both), "-k", kind, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("variant", ["tientsin", "trichu"])
+def test_score_plot_of_each_variant(both: Path, logs: dict[str, Path], variant: str) -> None:
+    from tichu_analyze.plots import PlotKind, plot
+    from tichu_analyze.stats import Dataset
+
+    game = _recorded(logs[variant]).games[0]
+    fig = plot(Dataset.load(both), PlotKind.SCORE, game=game.id)
+    legend = fig.axes[0].get_legend()
+    assert legend is not None
+    labels = [t.get_text() for t in legend.get_texts()]
+    if variant == "trichu":  # a line per person
+        assert game.person_totals is not None
+        assert labels == sorted(game.person_totals)
+    else:  # two teams of three
+        assert labels[:2] == [f"Team {t}: " + " & ".join(game.players[t::2]) for t in (0, 1)]
+
+
+def test_report_of_a_variant_log(tmp_path: Path) -> None:
+    log = VARIANTS / "scenario_trichu_full_game.jsonl"
+    result = runner.invoke(app, ["report", str(log), "-f", "text"],
+                           env={"COLUMNS": "250", "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.exit_code == 0, result.output
+    assert "Trichu: Solo and pair" in result.output
+
+
+def test_four_player_report_has_no_variant_sections(tmp_path: Path) -> None:
+    log = tmp_path / "four.jsonl"
+    write_log(simulate(2, 4), log)
+    ingest([log], tmp_path / "data")
+    result = runner.invoke(app, ["report", str(tmp_path / "data"), "-f", "text"],
+                           env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "By form of the game" not in result.output and "Trichu" not in result.output
+
+
+def test_the_dummys_moves_and_violations_are_the_solo_players(tmp_path: Path) -> None:
+    from tichu_analyze.stats import Dataset, moves, violation_table
+
+    log = VARIANTS / "C004_trichu_grand_tichu_by_dummy.jsonl"
+    ingest([log], tmp_path / "data")
+    assert scan(tmp_path / "data", "violations").collect()["player"].to_list() == ["Tisch"]
+    ds = Dataset.load(tmp_path / "data")
+    solo = scan(tmp_path / "data", "rounds").collect().filter(
+        pl.col("role") == "dummy")["played_by"][0]
+    assert ds.violations["player"].to_list() == [solo]
+    assert violation_table(ds).counts == {solo: {"C004": 1}}
+    assert "Tisch" not in moves(ds)
