@@ -17,6 +17,7 @@ COMPILED = [
     "tichu_analyze/state.py",
     "tichu_analyze/replay.py",
     "tichu_analyze/logfile.py",
+    "tichu_analyze/rows.py",
 ]
 
 ext_modules = []

@@ -764,7 +764,7 @@ class Boom(Exception):
 
 
 @pytest.mark.parametrize("error", [Boom, KeyboardInterrupt])
-@pytest.mark.parametrize("where", ["round_rows", "_writer", "_write_marker"])
+@pytest.mark.parametrize("where", ["round_values", "_writer", "_write_marker"])
 def test_a_failure_leaves_the_old_dataset(tmp_path: Path, sim_log: Path,
                                           error: type[BaseException], where: str) -> None:
     log = write_hand_made_log(tmp_path / "hand.jsonl")
@@ -944,7 +944,7 @@ def test_cli_interrupt_exits_130(tmp_path: Path) -> None:
         raise KeyboardInterrupt
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(datasets, "round_rows", interrupted)
+        mp.setattr(datasets, "round_values", interrupted)
         result = runner.invoke(app, ["ingest", str(log), "--out", str(tmp_path / "ds")])
     assert result.exit_code == 130
     assert "left as it was" in result.output

@@ -63,23 +63,21 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import __version__
-from .cards import (
-    ACE,
-    BIT,
-    CARD_BY_TOKEN,
-    DOG,
-    DRAGON,
-    MAHJONG,
-    PHOENIX,
-    RANK_MASK,
-    RANK_TOKENS,
-    TOKENS,
-)
-from .combos import Combo, Kind, bombs_in
 from .diagnostics import Diagnostic
-from .events import Pass, Play
 from .logfile import FileStats, LogError, replay_file
-from .state import STATUS_SCORED, GameState, RoundState, Step, Trick, partners
+from .rows import (
+    SEAT,
+    WINS_TRICK,
+    PlayRows,
+    Seating,
+    count_singles,
+    fit,
+    hand_values,
+    max_disjoint_bombs,
+    play_values,
+    round_values,
+)
+from .state import GameState, RoundState, Step, Trick, partners
 from .visitor import Visitor
 
 if TYPE_CHECKING:
@@ -426,18 +424,6 @@ def scan(dataset: str | os.PathLike[str], table: str) -> pl.LazyFrame:
 
 # ------------------------------------------------------------------------ row values
 
-_RANGES = {8: (-(1 << 7), (1 << 7) - 1), 16: (-(1 << 15), (1 << 15) - 1),
-           32: (-(1 << 31), (1 << 31) - 1)}
-
-
-def _fit(value: int | None, bits: int) -> int | None:
-    """``value`` if the integer type of ``bits`` holds it, else None (a log may say anything)."""
-    if value is None:
-        return None
-    low, high = _RANGES[bits]
-    return value if low <= value <= high else None
-
-
 @lru_cache(maxsize=4096)
 def _text(s: str) -> str:
     """``s`` as valid UTF-8 (a path may hold undecodable bytes, kept as surrogates)."""
@@ -448,114 +434,10 @@ def _text(s: str) -> str:
     return s
 
 
-_KIND_NAMES = {kind: kind.name.lower() for kind in Kind}
-
-
-def _kind(combo: Combo | None) -> str | None:
-    return _KIND_NAMES[combo.kind] if combo is not None else None
-
-
-def _rank_token(rank: int | None) -> str | None:
-    return RANK_TOKENS.get(rank) if rank is not None else None
-
-
-_BYTE_TOKENS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(tuple(TOKENS[8 * i + b] for b in range(8) if value >> b & 1 and 8 * i + b < len(TOKENS))
-          for value in range(256))
-    for i in range(7))  # [byte i of a mask][its value]: the tokens of its cards, in order
-
-
-def _tokens(mask: int) -> list[str]:
-    """:func:`~tichu_analyze.cards.tokens_of`, a byte of the mask at a time."""
-    out: list[str] = []
-    for table in _BYTE_TOKENS:
-        if not mask:
-            break
-        value = mask & 255
-        if value:
-            out.extend(table[value])
-        mask >>= 8
-    return out
-
-
-def _mask(tokens: Iterable[str]) -> int:
-    m = 0
-    for t in tokens:
-        m |= BIT[CARD_BY_TOKEN[t]]
-    return m
-
-
 # ------------------------------------------------------------------------ hand features
 
 
-_NORMALS = sum(BIT[c] for c in range(2, 54))
-_RANK_STARTS = sum(BIT[2 + 4 * i] for i in range(13))
-_MAHJONG_BIT = BIT[MAHJONG]
-
-
-def max_disjoint_bombs(hand: int) -> int:
-    """The most bombs of ``hand`` (:func:`~tichu_analyze.combos.bombs_in`) that can be held at
-    once without two of them sharing a card: four 7s and a 3-7 straight flush count 1, a
-    seven-card straight flush counts 1."""
-    normal = hand & _NORMALS
-    if not (normal & normal >> 1 & normal >> 2 & normal >> 3 & _RANK_STARTS
-            or normal & normal >> 4 & normal >> 8 & normal >> 12 & normal >> 16):
-        return 0  # no four of a kind (4 consecutive ids from a rank's first card) and no
-        # five cards of one suit in consecutive ranks (ids 4 apart)
-    bombs = [b.cards for b in bombs_in(hand)]
-
-    def best(start: int, used: int) -> int:
-        most = 0
-        for i in range(start, len(bombs)):
-            if not bombs[i] & used:
-                most = max(most, 1 + best(i + 1, used | bombs[i]))
-        return most
-
-    return best(0, 0)
-
-
-_NIBBLES = sum(1 << 4 * k for k in range(14))  # bit 0 of nibbles 0..13
-_PAIRS = _NIBBLES * 0x5
-_QUADS = _NIBBLES * 0x3
-_RANKS_ONLY = _NIBBLES ^ 1  # nibbles 1..13: ranks 2..A
-
-
-def count_singles(hand: int) -> int:
-    """Normal ranks 2..A of which ``hand`` holds exactly one card, not counting those inside a
-    run of 5 or more consecutive ranks that the hand holds (the Mahjong counting as rank 1,
-    the Phoenix as nothing)."""
-    # nibble r - 1 of x: the cards of rank r (the Mahjong alone in nibble 0)
-    x = (hand >> 2 & (1 << 52) - 1) << 4 | hand >> MAHJONG & 1
-    n = x - (x >> 1 & _PAIRS)
-    n = (n & _QUADS) + (n >> 2 & _QUADS)  # each nibble: how many cards of its rank
-    present = (n | n >> 1 | n >> 2) & _NIBBLES
-    once = n & ~(n >> 1) & ~(n >> 2) & _RANKS_ONLY
-    starts = present & present >> 4 & present >> 8 & present >> 12 & present >> 16
-    in_runs = starts | starts << 4 | starts << 8 | starts << 12 | starts << 16
-    return (once & ~in_runs).bit_count()
-
-
 _FEATURE_NAMES = tuple(name for name, _, _ in _HAND_FEATURES)
-_NO_HAND: tuple[None, ...] = (None,) * len(_HAND_FEATURES)
-_DRAGON_BIT, _PHOENIX_BIT, _DOG_BIT = BIT[DRAGON], BIT[PHOENIX], BIT[DOG]
-_ACES, _KINGS = RANK_MASK[ACE], RANK_MASK[13]
-
-
-def _hand_values(hand: int) -> tuple[Any, ...]:
-    """The values of :func:`hand_features`, in the order of its keys."""
-    if not hand:
-        return _NO_HAND
-    dragon = hand & _DRAGON_BIT != 0
-    phoenix = hand & _PHOENIX_BIT != 0
-    dog = hand & _DOG_BIT != 0
-    aces = (hand & _ACES).bit_count()
-    kings = (hand & _KINGS).bit_count()
-    bombs = max_disjoint_bombs(hand)
-    singles = count_singles(hand)
-    strength = (3.0 * dragon + 2.5 * phoenix - 1.0 * dog + 1.5 * aces + 0.5 * kings
-                + 3.0 * bombs - 0.3 * singles)
-    return (_tokens(hand), dragon, phoenix, hand & _MAHJONG_BIT != 0, dog, aces, bombs,
-            singles, round(strength, 1))
 
 
 def hand_features(hand: int) -> Row:
@@ -563,122 +445,14 @@ def hand_features(hand: int) -> Row:
     empty mask (the hand was never dealt). ``strength`` is
     ``3 dragon + 2.5 phoenix - 1 dog + 1.5 aces + 0.5 kings + 3 bombs - 0.3 singles``,
     rounded to one decimal."""
-    return dict(zip(_FEATURE_NAMES, _hand_values(hand), strict=True))
+    return dict(zip(_FEATURE_NAMES, hand_values(hand), strict=True))
 
 
 # ------------------------------------------------------------------------ row builders
 
 
-_NO_VALUES: list[Any] = []  # the empty list of a pass's cards and of an event without codes
-_PLAYED: dict[int, list[str]] = {}  # the token lists of cards played, shared by their rows
-_FIRST_BOMB = Kind.FOUR_OF_A_KIND
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """Who sits where in a round, by seat, as the engine's state tells it: the names
-    (``players``), the single partner's name (None with two partners), the person who
-    decides the seat's plays (the solo player for the ``trichu`` dummy), the ``trichu``
-    role, and the names of the partners and opponents in playing order."""
-
-    players: list[str]
-    partner: list[str | None]
-    played_by: list[str]
-    role: list[str | None]
-    partners: list[list[str]]
-    opponents: list[list[str]]
-
-    @classmethod
-    def of(cls, rnd: RoundState) -> Seating:
-        """The seating of ``rnd``."""
-        players = rnd.players
-        seats = range(rnd.seats)
-        mates = [rnd.partners(s) for s in seats]
-        dummy, solo = rnd.dummy, rnd.solo
-        return cls(
-            players,
-            [players[m[0]] if len(m) == 1 else None for m in mates],
-            [players[solo] if s == dummy else players[s] for s in seats],
-            [None if dummy < 0 else "dummy" if s == dummy else "solo" if s == solo else "pair"
-             for s in seats],
-            [[players[p] for p in m] for m in mates],
-            [[players[o] for o in rnd.opponents(s)] for s in seats],
-        )
-
-
-def _play_values(file: str, game: str, number: int, seating: Seating, wished: int | None,
-                 wisher: int, step: Step, previous_ts: float | None) -> tuple[Any, ...] | None:
-    """The values of a ``plays`` row in column order (:func:`play_row` names them); None
-    for an event that is neither a play nor a pass. ``wished``, ``wisher``: the round's
-    wish as it stands after the step. Empty lists are shared: never change them."""
-    ev = step.event
-    kind = type(ev)
-    applied = not step.skipped
-    combo = step.combo
-    if kind is Pass:
-        action = "pass"
-        cards: list[str] = _NO_VALUES
-        length: int | None = None
-    elif kind is Play:
-        action = "play"
-        if not applied:
-            cards = list(ev.cards)  # type: ignore[union-attr]
-        else:
-            mask = combo.cards if combo is not None else _mask(ev.cards)  # type: ignore[union-attr]
-            cards = _PLAYED.get(mask)  # type: ignore[assignment]
-            if cards is None:
-                if len(_PLAYED) >= 1 << 14:
-                    _PLAYED.clear()
-                cards = _PLAYED[mask] = _tokens(mask)
-        length = len(cards)
-        if length > 127:
-            length = None
-    else:
-        return None
-    seat: int = ev.seat  # type: ignore[union-attr]
-    if combo is not None:
-        combo_kind: str | None = _KIND_NAMES[combo.kind]
-        rank: float | None = float(combo.rank)
-        phoenix = combo.phoenix
-        phoenix_token = RANK_TOKENS.get(phoenix) if phoenix is not None else None
-        bomb = combo.kind >= _FIRST_BOMB
-        wish_made = (RANK_TOKENS.get(wished) if wished is not None and seat == wisher
-                     and combo.cards & _MAHJONG_BIT else None)
-    else:
-        combo_kind = rank = phoenix_token = wish_made = None
-        bomb = False
-    top = step.top
-    if top is not None:
-        top_combo: str | None = _KIND_NAMES[top.kind]
-        top_rank: float | None = float(top.rank)
-        top_length: int | None = top.length
-    else:
-        top_combo = top_rank = top_length = None
-    top_seat = step.top_seat
-    wish_open = step.wish_open
-    ts = ev.ts
-    diagnostics = step.diagnostics
-    players = seating.players
-    return (
-        file, game, number, step.trick, step.index, step.line, ts,
-        seat, seat & 1, seating.partner[seat], players[seat], seating.played_by[seat],
-        action, applied, cards, combo_kind, rank, length, phoenix_token, bomb,
-        step.out_of_turn, step.lead,
-        top_combo, top_rank, top_length, top_seat,
-        players[top_seat] if top_seat is not None else None,
-        RANK_TOKENS.get(wish_open) if wish_open is not None else None,
-        wish_made, step.wish_fulfilled,
-        step.cards_left if applied else None, step.went_out,
-        step.trick_points if applied else None,
-        False,
-        ts - previous_ts if ts is not None and previous_ts is not None else None,
-        [d.code for d in diagnostics] if diagnostics else _NO_VALUES,
-    )
-
-
 _PLAY_NAMES = _NAMES["plays"]
-_WINS_TRICK = _PLAY_NAMES.index("wins_trick")
-_SEAT = _PLAY_NAMES.index("seat")
+assert _PLAY_NAMES[WINS_TRICK] == "wins_trick" and _PLAY_NAMES[SEAT] == "seat"
 
 
 def play_row(game: GameState, rnd: RoundState, step: Step,
@@ -688,7 +462,7 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
     trick is taken).
     ``previous_ts``: the ts of the game's previous event in the round; ``file``: the
     file column's value (default: the game's file, made valid UTF-8)."""
-    values = _play_values(_text(game.file) if file is None else file, game.id, rnd.number,
+    values = play_values(_text(game.file) if file is None else file, game.id, rnd.number,
                           Seating.of(rnd), rnd.wished, rnd.wisher, step, previous_ts)
     if values is None:
         return None
@@ -699,98 +473,14 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
 
 
 _ROUND_NAMES = _NAMES["rounds"]
-
-
-def _card_token(card: int | None) -> str | None:
-    return TOKENS[card] if card is not None else None
-
-
-def _cards_to(gives: dict[int, int], seats: list[int]) -> list[str]:
-    """The cards of an exchange ``gives`` that went to ``seats``, in their order."""
-    return [TOKENS[gives[s]] for s in seats if s in gives]
-
-
-def _cards_from(given: list[dict[int, int]], seats: list[int], to: int) -> list[str]:
-    """The cards ``seats`` gave to ``to`` in the exchange, in their order."""
-    return [TOKENS[given[s][to]] for s in seats if to in given[s]]
+_ROUND_PLAYER = _ROUND_NAMES.index("player")
 
 
 def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
     """One row per seat (four, six in ``tientsin``): the round from that seat's side."""
-    seating = Seating.of(rnd)
-    players = rnd.players
-    seats = rnd.seats
-    tientsin = seats != 4
-    result = rnd.result
-    status = rnd.status
-    scored = status == STATUS_SCORED and result is not None
-    order = result.finish_order if scored and result is not None else None
-    position = {s: i + 1 for i, s in enumerate(order)} if order else {}
-    dv = result is not None and result.double_victory
-    winners = order[0] & 1 if order else None
-    score = rnd.score if scored else None
-    recorded = rnd.recorded_score
-    hands = (rnd.dealt8, rnd.dealt, rnd.exchanged_hands())
-    exchanged = all(x is not None for x in rnd.exchanges)
-    given = [x or {} for x in rnd.exchanges] if exchanged else [{} for _ in rnd.exchanges]
-    gifts_given = Counter(w for w, _ in rnd.dragon_gifts)
-    gifts_received = Counter(to for _, to in rnd.dragon_gifts)
-    wished = rnd.wished
-    wisher = rnd.wisher if wished is not None else None
-    fulfilled_by = rnd.wish_fulfilled_by
-    pile_points = result.pile_points if scored and result is not None else None
-    file = _text(game.file)
-    number, line = _fit(rnd.number, 32), _fit(rnd.line, 32)
-    rows: list[Row] = []
-    for seat in range(seats):
-        team = seat & 1
-        call = rnd.calls[seat]
-        left, right = (seat + 1) % seats, (seat + seats - 1) % seats
-        mates, others = rnd.partners(seat), rnd.opponents(seat)
-        partner = mates[0] if len(mates) == 1 else None
-        gives = given[seat]
-        victory_for = (dv and winners == team) if order else None
-        victory_against = (dv and winners != team) if order else None
-        values: list[Any] = [
-            file, game.id, number, line, status, seat, team, seating.partner[seat],
-            players[seat], seating.played_by[seat], seating.role[seat],
-            seating.partners[seat], seating.opponents[seat],
-            call,
-            _fit(rnd.call_lines[seat], 32) if call is not None else None,
-            (order[0] == seat) if call is not None and order else None,
-            position.get(seat),
-            (order[0] == seat) if order else None,
-            None if tientsin else victory_for,
-            None if tientsin else victory_against,
-            victory_for, victory_against,
-            pile_points[seat] if pile_points is not None else None,
-            result.card_points[team] if scored and result else None,
-            result.call_points[team] if scored and result else None,
-            score[team] if score is not None else None,
-            score[1 - team] if score is not None else None,
-            _fit(recorded[team], 32) if recorded is not None else None,
-            _fit(recorded[1 - team], 32) if recorded is not None else None,
-        ]
-        for masks in hands:
-            values.extend(_hand_values(masks[seat]))
-        to_partner = gives.get(partner) if partner is not None else None
-        from_partner = given[partner].get(seat) if partner is not None else None
-        values += (
-            _card_token(gives.get(left)), _card_token(to_partner),
-            _card_token(gives.get(right)), _card_token(given[left].get(seat)),
-            _card_token(from_partner), _card_token(given[right].get(seat)),
-            _cards_to(gives, mates) if exchanged else None,
-            _cards_to(gives, others) if exchanged else None,
-            _cards_from(given, mates, seat) if exchanged else None,
-            _cards_from(given, others, seat) if exchanged else None,
-            _fit(gifts_given[seat], 8), _fit(gifts_received[seat], 8),
-            _fit(rnd.tricks_won[seat], 8), _fit(rnd.bombs[seat], 8),
-            _rank_token(wished) if wisher == seat else None,
-            (fulfilled_by is not None) if wisher == seat else None,
-            (fulfilled_by == seat) if wished is not None else None,
-        )
-        rows.append(dict(zip(_ROUND_NAMES, values, strict=True)))
-    return rows
+    return [dict(zip(_ROUND_NAMES, values, strict=True))
+            for values in round_values(game, rnd, _text(game.file))]
+
 
 
 Seated = dict[tuple[int, str], tuple[int, str | None, list[str] | None]]
@@ -830,23 +520,23 @@ def game_rows(game: GameState, seated: Seated | None = None) -> list[Row]:
         rows.append({
             "file": file,
             "game": game.id,
-            "line": _fit(game.line, 32),
+            "line": fit(game.line, 32),
             "seat": seat,
             "team": team,
             "partner": partner,
             "player": name,
             "partners": mates,
-            "target": _fit(game.target, 32),
-            "rounds_played": _fit(rounds, 32),
-            "team_score": _fit(totals[team], 32) if totals and team is not None else None,
-            "opponent_score": (_fit(totals[1 - team], 32) if totals and team is not None
+            "target": fit(game.target, 32),
+            "rounds_played": fit(rounds, 32),
+            "team_score": fit(totals[team], 32) if totals and team is not None else None,
+            "opponent_score": (fit(totals[1 - team], 32) if totals and team is not None
                                else None),
-            "recorded_team_score": (_fit(recorded[team], 32) if recorded and team is not None
+            "recorded_team_score": (fit(recorded[team], 32) if recorded and team is not None
                                     else None),
-            "recorded_opponent_score": (_fit(recorded[1 - team], 32)
+            "recorded_opponent_score": (fit(recorded[1 - team], 32)
                                         if recorded and team is not None else None),
-            "person_score": _fit(persons.get(name), 32) if persons is not None else None,
-            "recorded_person_score": (_fit(recorded_persons.get(name), 32)
+            "person_score": fit(persons.get(name), 32) if persons is not None else None,
+            "recorded_person_score": (fit(recorded_persons.get(name), 32)
                                       if recorded_persons is not None else None),
             "won": ((winner == name) if winner is not None else None) if trichu else
                    (game.won_by == team) if game.won_by is not None else None,
@@ -860,10 +550,10 @@ def violation_row(diag: Diagnostic) -> Row:
     """The row of one diagnostic."""
     return {
         "file": _text(diag.file),
-        "line": _fit(diag.line, 32),
+        "line": fit(diag.line, 32),
         "game": diag.game,
-        "round": _fit(diag.round, 32),
-        "trick": _fit(diag.trick, 32),
+        "round": fit(diag.round, 32),
+        "trick": fit(diag.trick, 32),
         "seat": diag.seat,
         "player": diag.player,
         "code": diag.code,
@@ -1631,24 +1321,6 @@ def ingest(
     return result
 
 
-class _OpenRound:
-    """What :class:`DatasetVisitor` holds of a round until it is closed."""
-
-    __slots__ = ("file", "number", "players", "seating", "plays", "played", "previous_ts",
-                 "winning")
-
-    def __init__(self, file: str, rnd: RoundState) -> None:
-        self.file = file  # the file column's value
-        self.number = rnd.number
-        self.players = rnd.players
-        self.seating = Seating.of(rnd)
-        self.plays: list[list[tuple[Any, ...]]] = [[] for _ in range(rnd.seats)]  # by seat
-        self.played: list[tuple[int, int, Combo]] = []  # (seat, index in plays[seat], combo)
-        # of every play with a combination
-        self.previous_ts: float | None = None
-        self.winning: set[int] = set()  # ids of the combinations that took a trick
-
-
 class DatasetVisitor(Visitor):
     """The replay's visitor that writes the four tables: a ``plays`` row per play and
     pass (streamed; ``wins_trick`` set when the trick is taken), the ``rounds`` rows when
@@ -1663,11 +1335,15 @@ class DatasetVisitor(Visitor):
                  report: Callable[[Diagnostic], None] | None = None) -> None:
         self.writer = writer
         self.report = report
-        self._rounds: dict[str, _OpenRound] = {}
+        self._plays = PlayRows()
         self._seated: dict[str, Seated] = {}
+        # The replay calls these for every event: straight to the compiled row code,
+        # without a frame of this class in between (the methods below say the same).
+        self.visit_event = self._plays.visit_event  # type: ignore[method-assign]
+        self.visit_trick = self._plays.visit_trick  # type: ignore[method-assign]
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
-        open_round = self._rounds[game.id] = _OpenRound(_text(game.file), rnd)
+        open_round = self._plays.begin_round(game, rnd, _text(game.file))
         seated = self._seated.setdefault(game.id, {})
         seating = open_round.seating
         for seat, name in enumerate(rnd.players):
@@ -1686,47 +1362,23 @@ class DatasetVisitor(Visitor):
             seated[key] = (rounds + 1, partner, mates)
 
     def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
-        open_round = self._rounds.get(game.id)
-        if open_round is None:
-            return
-        ev = step.event
-        kind = type(ev)
-        if kind is Play or kind is Pass:
-            row = _play_values(open_round.file, game.id, open_round.number, open_round.seating,
-                               rnd.wished, rnd.wisher, step, open_round.previous_ts)
-            if row is not None:
-                rows = open_round.plays[row[_SEAT]]
-                combo = step.combo
-                if combo is not None:
-                    open_round.played.append((row[_SEAT], len(rows), combo))
-                rows.append(row)
-        open_round.previous_ts = ev.ts
+        self._plays.visit_event(game, rnd, step)
 
     def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:
-        open_round = self._rounds.get(game.id)
-        if open_round is not None and trick.top is not None:
-            open_round.winning.add(id(trick.top))
+        self._plays.visit_trick(game, rnd, trick)
 
     def end_round(self, game: GameState, rnd: RoundState) -> None:
-        open_round = self._rounds.pop(game.id, None)
+        open_round = self._plays.end_round(game)
         writer = self.writer
         if not writer.active:
             return
         with _writing():
             if open_round is not None:
-                winning = open_round.winning
-                plays = open_round.plays
-                if winning:
-                    for seat, i, combo in open_round.played:
-                        if id(combo) in winning:
-                            won = plays[seat][i]
-                            plays[seat][i] = (*won[:_WINS_TRICK], True, *won[_WINS_TRICK + 1:])
-                for seat, rows in enumerate(plays):
+                for seat, rows in enumerate(open_round.plays):
                     if rows:
                         writer.add_values("plays", open_round.players[seat], rows)
-            values = _AS_TUPLE["rounds"]
-            for row in round_rows(game, rnd):
-                writer.add_values("rounds", row["player"], (values(row),))
+            for values in round_values(game, rnd, _text(game.file)):
+                writer.add_values("rounds", values[_ROUND_PLAYER], (values,))
 
     def end_game(self, game: GameState) -> None:
         seated = self._seated.pop(game.id, None)
