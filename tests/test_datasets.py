@@ -708,9 +708,9 @@ def test_memory_is_bounded_by_the_batch(tmp_path: Path, sim_log: Path) -> None:
         buffered.append(self._buffered)
         convert(self)
 
-    def spy_flush(self: DatasetWriter, everything: bool = True) -> None:
+    def spy_flush(self: DatasetWriter) -> None:
         held.append(self._held + self._buffered)
-        flush(self, everything)
+        flush(self)
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(DatasetWriter, "_convert", spy_convert)

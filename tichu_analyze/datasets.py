@@ -144,10 +144,6 @@ HELD_BATCHES = 8
 """Converted batches held (per partition, in Arrow's compact form) before they are written:
 every partition's rows then go to its file as one row group."""
 
-MIN_GROUP_ROWS = 1 << 14
-"""Rows of a partition written as one row group before the end (smaller partitions wait,
-unless too many rows are held)."""
-
 FILE_GROUPS = 8
 """Row groups written into a partition's file before it is closed and a new one begun
 (pyarrow keeps some 30 KiB of metadata per row group of an open file)."""
@@ -947,34 +943,22 @@ class DatasetWriter:
         self._held += self._buffered
         self._buffered = 0
         if self._held >= self.batch_rows * HELD_BATCHES:
-            self._flush(everything=False)
+            self._flush()
 
-    def _flush(self, everything: bool = True) -> None:
-        """Write the partitions' converted rows, each partition's as one row group: all of
-        them, or (``everything`` false: the held rows are over the budget) those of at least
-        :data:`MIN_GROUP_ROWS` rows and then the largest until half the budget is held; the
-        others are kept (copied out of their batches, which are then freed), so that a
-        small partition is not written in many small row groups."""
+    def _flush(self) -> None:
+        """Write every partition's converted rows as one row group."""
         if self._buffered:
             self._convert()
         pending, self._pending = self._pending, {}
-        sizes = {key: sum(len(p) for p in pieces) for key, pieces in pending.items()}
-        held = sum(sizes.values())
-        keep = 0 if everything else self.batch_rows * HELD_BATCHES // 2
-        for key in sorted(pending, key=lambda k: -sizes[k]):
-            data = pieces[0] if len(pieces := pending[key]) == 1 else pa.concat_tables(pieces)
-            n = sizes[key]
-            if n < MIN_GROUP_ROWS and held <= keep:
-                self._pending[key] = [data.take(pa.array(range(n), type=pa.int32()))]
-                continue
-            self._writer(key).write_table(data, row_group_size=max(n, 1))
-            held -= n
+        for key, pieces in pending.items():
+            data = pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
+            self._writer(key).write_table(data, row_group_size=max(len(data), 1))
             path = self._paths[key]
-            self._sizes[path] = self._sizes.get(path, 0) + n
+            self._sizes[path] = self._sizes.get(path, 0) + len(data)
             groups = self._groups[key] = self._groups[key] + 1
             if groups >= FILE_GROUPS:  # pyarrow holds every row group's metadata until
                 self._close(key)  # the file is closed: start a new one
-        self._held = held
+        self._held = 0
 
     def _close(self, key: tuple[str, str]) -> None:
         self._writers.pop(key).close()
