@@ -140,7 +140,7 @@ DEFAULT_BATCH_ROWS = 1 << 15
 """Rows buffered as Python values (all tables together) before they are converted to
 Arrow, a table at a time."""
 
-HELD_BATCHES = 8
+HELD_BATCHES = 4
 """Converted batches held (per partition, in Arrow's compact form) before they are written:
 every partition's rows then go to its file as one row group."""
 
