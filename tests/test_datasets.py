@@ -976,3 +976,24 @@ def test_spark_reads_the_dataset(dataset: Path) -> None:
         assert nulls == 4
     finally:
         spark.stop()
+
+
+def test_a_subclass_of_the_dataset_visitor_keeps_its_own_visit_event(
+        tmp_path: Path, sim_log: Path) -> None:
+    # DatasetVisitor hands the replay its compiled row code directly, but not in front of
+    # a subclass's own method
+    from tichu_analyze.logfile import replay_file
+    from tichu_analyze.state import GameState, RoundState, Step
+
+    seen: list[int] = []
+
+    class Counting(datasets.DatasetVisitor):
+        def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
+            seen.append(step.index)
+            super().visit_event(game, rnd, step)
+
+    with DatasetWriter(tmp_path / "ds") as writer:
+        stats = replay_file(sim_log, Counting(writer))
+    plays = scan(tmp_path / "ds", "plays").collect()
+    assert len(seen) > plays.height > 0 and stats.events > len(seen) // 2
+    assert plays.height == ingest([sim_log], tmp_path / "again").rows["plays"]

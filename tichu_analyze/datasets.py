@@ -1338,9 +1338,13 @@ class DatasetVisitor(Visitor):
         self._plays = PlayRows()
         self._seated: dict[str, Seated] = {}
         # The replay calls these for every event: straight to the compiled row code,
-        # without a frame of this class in between (the methods below say the same).
-        self.visit_event = self._plays.visit_event  # type: ignore[method-assign]
-        self.visit_trick = self._plays.visit_trick  # type: ignore[method-assign]
+        # without a frame of this class in between (the methods below say the same;
+        # a subclass that overrides them keeps its own).
+        cls = type(self)
+        if cls.visit_event is DatasetVisitor.visit_event:
+            self.visit_event = self._plays.visit_event  # type: ignore[method-assign]
+        if cls.visit_trick is DatasetVisitor.visit_trick:
+            self.visit_trick = self._plays.visit_trick  # type: ignore[method-assign]
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
         open_round = self._plays.begin_round(game, rnd, _text(game.file))
