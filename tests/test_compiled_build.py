@@ -9,9 +9,11 @@ import os
 import pytest
 
 import tichu_analyze.replay
+import tichu_analyze.rows
 
 
 def test_hot_path_is_compiled_when_asked() -> None:
     if not os.environ.get("TICHU_ANALYZE_EXPECT_COMPILED"):
         pytest.skip("checks the mypyc-compiled build: run 'make test-compiled' to test it")
     assert tichu_analyze.replay.__file__.endswith(".so")
+    assert tichu_analyze.rows.__file__.endswith(".so")  # the dataset rows (ingest)
