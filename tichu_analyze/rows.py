@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from .cards import (
     ACE,
@@ -31,7 +31,13 @@ from .combos import Combo, Kind, bombs_in
 from .events import Pass, Play
 from .state import STATUS_SCORED, GameState, RoundState, Step, Trick
 
-_RANGES: dict[int, tuple[int, int]] = {
+# Names the per-event code reads, as constants of this module (mypyc then reads them
+# without a dictionary lookup).
+_RANK_TOKENS: Final = RANK_TOKENS
+_PLAY: Final = Play
+_PASS: Final = Pass
+
+_RANGES: Final[dict[int, tuple[int, int]]] = {
     8: (-(1 << 7), (1 << 7) - 1), 16: (-(1 << 15), (1 << 15) - 1), 32: (-(1 << 31), (1 << 31) - 1)}
 
 
@@ -44,14 +50,14 @@ def fit(value: int | None, bits: int) -> int | None:
 
 
 
-_KIND_NAMES = {kind: kind.name.lower() for kind in Kind}
+_KIND_NAMES: Final[dict[int, str]] = {kind: kind.name.lower() for kind in Kind}
 
 
 def _rank_token(rank: int | None) -> str | None:
-    return RANK_TOKENS.get(rank) if rank is not None else None
+    return _RANK_TOKENS.get(rank) if rank is not None else None
 
 
-_BYTE_TOKENS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+_BYTE_TOKENS: Final[tuple[tuple[tuple[str, ...], ...], ...]] = tuple(
     tuple(tuple(TOKENS[8 * i + b] for b in range(8) if value >> b & 1 and 8 * i + b < len(TOKENS))
           for value in range(256))
     for i in range(7))  # [byte i of a mask][its value]: the tokens of its cards, in order
@@ -81,9 +87,9 @@ def _mask(cards: Iterable[str]) -> int:
 # ------------------------------------------------------------------------ hand features
 
 
-_NORMALS = sum(BIT[c] for c in range(2, 54))
-_RANK_STARTS = sum(BIT[2 + 4 * i] for i in range(13))
-_MAHJONG_BIT = BIT[MAHJONG]
+_NORMALS: Final = sum(BIT[c] for c in range(2, 54))
+_RANK_STARTS: Final = sum(BIT[2 + 4 * i] for i in range(13))
+_MAHJONG_BIT: Final = BIT[MAHJONG]
 
 
 def max_disjoint_bombs(hand: int) -> int:
@@ -107,10 +113,10 @@ def _most_disjoint(bombs: list[int], start: int, used: int) -> int:
     return most
 
 
-_NIBBLES = sum(1 << 4 * k for k in range(14))  # bit 0 of nibbles 0..13
-_PAIRS = _NIBBLES * 0x5
-_QUADS = _NIBBLES * 0x3
-_RANKS_ONLY = _NIBBLES ^ 1  # nibbles 1..13: ranks 2..A
+_NIBBLES: Final = sum(1 << 4 * k for k in range(14))  # bit 0 of nibbles 0..13
+_PAIRS: Final = _NIBBLES * 0x5
+_QUADS: Final = _NIBBLES * 0x3
+_RANKS_ONLY: Final = _NIBBLES ^ 1  # nibbles 1..13: ranks 2..A
 
 
 def count_singles(hand: int) -> int:
@@ -128,9 +134,12 @@ def count_singles(hand: int) -> int:
     return (once & ~in_runs).bit_count()
 
 
-_NO_HAND: tuple[Any, ...] = (None,) * 9  # the nine hand features (datasets._HAND_FEATURES)
-_DRAGON_BIT, _PHOENIX_BIT, _DOG_BIT = BIT[DRAGON], BIT[PHOENIX], BIT[DOG]
-_ACES, _KINGS = RANK_MASK[ACE], RANK_MASK[13]
+_NO_HAND: Final[tuple[Any, ...]] = (None,) * 9  # the nine hand features (datasets._HAND_FEATURES)
+_DRAGON_BIT: Final = BIT[DRAGON]
+_PHOENIX_BIT: Final = BIT[PHOENIX]
+_DOG_BIT: Final = BIT[DOG]
+_ACES: Final = RANK_MASK[ACE]
+_KINGS: Final = RANK_MASK[13]
 
 
 def hand_values(hand: int) -> tuple[Any, ...]:
@@ -153,9 +162,9 @@ def hand_values(hand: int) -> tuple[Any, ...]:
 # ------------------------------------------------------------------------ row builders
 
 
-_NO_VALUES: list[Any] = []  # the empty list of a pass's cards and of an event without codes
-_PLAYED: dict[int, list[str]] = {}  # the token lists of cards played, shared by their rows
-_FIRST_BOMB = Kind.FOUR_OF_A_KIND
+_NO_VALUES: Final[list[Any]] = []  # the empty list of a pass's cards and of an event without codes
+_PLAYED: Final[dict[int, list[str]]] = {}  # the token lists of cards played, shared by their rows
+_FIRST_BOMB: Final = Kind.FOUR_OF_A_KIND
 
 
 class Seating:
@@ -202,11 +211,11 @@ def play_values(file: str, game: str, number: int, seating: Seating, wished: int
     kind = type(ev)
     applied = not step.skipped
     combo = step.combo
-    if kind is Pass:
+    if kind is _PASS:
         action = "pass"
         cards: list[str] = _NO_VALUES
         length: int | None = None
-    elif kind is Play:
+    elif kind is _PLAY:
         action = "play"
         if not applied:
             cards = list(ev.cards)  # type: ignore[union-attr]
@@ -228,9 +237,9 @@ def play_values(file: str, game: str, number: int, seating: Seating, wished: int
         combo_kind: str | None = _KIND_NAMES[combo.kind]
         rank: float | None = float(combo.rank)
         phoenix = combo.phoenix
-        phoenix_token = RANK_TOKENS.get(phoenix) if phoenix is not None else None
+        phoenix_token = _RANK_TOKENS.get(phoenix) if phoenix is not None else None
         bomb = combo.kind >= _FIRST_BOMB
-        wish_made = (RANK_TOKENS.get(wished) if wished is not None and seat == wisher
+        wish_made = (_RANK_TOKENS.get(wished) if wished is not None and seat == wisher
                      and combo.cards & _MAHJONG_BIT else None)
     else:
         combo_kind = rank = phoenix_token = wish_made = None
@@ -254,7 +263,7 @@ def play_values(file: str, game: str, number: int, seating: Seating, wished: int
         step.out_of_turn, step.lead,
         top_combo, top_rank, top_length, top_seat,
         players[top_seat] if top_seat is not None else None,
-        RANK_TOKENS.get(wish_open) if wish_open is not None else None,
+        _RANK_TOKENS.get(wish_open) if wish_open is not None else None,
         wish_made, step.wish_fulfilled,
         step.cards_left if applied else None, step.went_out,
         step.trick_points if applied else None,
@@ -381,7 +390,7 @@ class OpenRound:
             rows[found[1]] = (*row[:WINS_TRICK], True, *row[WINS_TRICK + 1:])
 
 
-WINS_TRICK = 33
+WINS_TRICK: Final = 33
 """The place of ``wins_trick`` in a ``plays`` row (:data:`tichu_analyze.datasets.COLUMNS`)."""
 
 
@@ -407,7 +416,7 @@ class PlayRows:
             return
         ev = step.event
         kind = type(ev)
-        if kind is Play or kind is Pass:
+        if kind is _PLAY or kind is _PASS:
             row = play_values(open_round.file, open_round.game, open_round.number,
                               open_round.seating, rnd.wished, rnd.wisher, step,
                               open_round.previous_ts)
@@ -426,5 +435,5 @@ class PlayRows:
             open_round.won(trick.top)
 
 
-SEAT = 7
+SEAT: Final = 7
 """The place of ``seat`` in a ``plays`` row."""
