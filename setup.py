@@ -18,6 +18,7 @@ COMPILED = [
     "tichu_analyze/replay.py",
     "tichu_analyze/logfile.py",
     "tichu_analyze/bsw.py",
+    "tichu_analyze/rows.py",
 ]
 
 ext_modules = []

@@ -1,6 +1,7 @@
 """Benchmark of `ingest` against `check` on one core: events/s, their ratio, peak memory.
 
-    python benchmarks/bench_ingest.py [--games 400] [--repeat 3] [--baseline PYTHON]
+    python benchmarks/bench_ingest.py [--games 400] [--repeat 3] [--sizes 1 4 12]
+                                      [--baseline PYTHON]
 
 Writes a corpus of simulated games (benchmarks/corpus/, shared with bench_check.py)
 and measures in this one run, pinned to one core, in CPU seconds (best of
@@ -12,8 +13,9 @@ and measures in this one run, pinned to one core, in CPU seconds (best of
 * ingest: the same file replayed into a dataset (four tables, written and committed),
   serially in this process;
 * the ratio ingest / check of their events/s;
-* the peak memory (max RSS) of `ingest` in a fresh process on the corpus and on one
-  four times larger, to show that it does not grow with the input.
+* the peak memory (max RSS) of `ingest` in a fresh process for each of ``--sizes``
+  (multiples of ``--games``: by default the corpus, 4 and 12 times as many games), to
+  show that it does not grow with the input.
 
 ``--baseline PYTHON`` measures the same with another installation of tichu-analyze
 (for example ``/work/main/.venv/bin/python``, or a venv of an older checkout) in the
@@ -40,7 +42,7 @@ _PEAK = """
 import resource, sys, tempfile
 from pathlib import Path
 from tichu_analyze.datasets import ingest
-with tempfile.TemporaryDirectory() as d:
+with tempfile.TemporaryDirectory(dir=sys.argv[2]) as d:
     ingest([Path(sys.argv[1])], Path(d) / "ds")
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
@@ -91,7 +93,8 @@ def measure(path: Path, repeat: int) -> dict[str, float]:
 
 def peak_memory_mib(python: str, path: Path) -> float:
     """Max RSS of a fresh process of ``python`` that ingests ``path``."""
-    out = subprocess.run([python, "-c", _PEAK, str(path)], check=True, capture_output=True,
+    out = subprocess.run([python, "-c", _PEAK, str(path), str(path.parent)], check=True,
+                         capture_output=True,
                          text=True, cwd=tempfile.gettempdir()).stdout
     return int(out.strip().splitlines()[-1]) / 1024
 
@@ -105,7 +108,7 @@ def run(python: str, path: Path, repeat: int) -> dict[str, float]:
     return figures
 
 
-def report(name: str, r: dict[str, float], mem: tuple[float, float], games: int) -> None:
+def report(name: str, r: dict[str, float], mem: dict[int, float]) -> None:
     check_rate, ingest_rate = r["events"] / r["check_s"], r["events"] / r["ingest_s"]
     print(f"{name}:")
     print(f"  check    {check_rate:>10,.0f} events/s  ({r['check_s']:.2f} s CPU)")
@@ -115,14 +118,16 @@ def report(name: str, r: dict[str, float], mem: tuple[float, float], games: int)
               f"  ({steps_rate / check_rate:.2f} of check: the bound of ingest)")
     print(f"  ingest   {ingest_rate:>10,.0f} events/s  ({r['ingest_s']:.2f} s CPU)")
     print(f"  ingest / check = {ingest_rate / check_rate:.2f}")
-    print(f"  peak memory of ingest: {mem[0]:.0f} MiB on {games} games, "
-          f"{mem[1]:.0f} MiB on {games * 4} games")
+    print("  peak memory of ingest: " + ", ".join(
+        f"{mib:.0f} MiB on {games:,} games" for games, mib in mem.items()))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=400, help="games in the corpus")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best kept)")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[1, 4, 12], metavar="K",
+                    help="peak memory on K times --games games, for each K")
     ap.add_argument("--baseline", metavar="PYTHON",
                     help="also measure the tichu-analyze installed for this interpreter")
     ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
@@ -131,7 +136,8 @@ def main() -> None:
         print(json.dumps(measure(args.measure, args.repeat)))
         return
 
-    path, big = corpus(args.games), corpus(args.games * 4)
+    path = corpus(args.games)
+    sizes = {args.games * k: corpus(args.games * k) for k in args.sizes}
     size = path.stat().st_size
     import tichu_analyze.replay
 
@@ -141,13 +147,12 @@ def main() -> None:
     here = measure(path, args.repeat)
     print(f"corpus: {args.games} simulated games, {here['events']:,} events, "
           f"{size / 2**20:.1f} MiB")
-    report("this installation", here, (peak_memory_mib(sys.executable, path),
-                                       peak_memory_mib(sys.executable, big)), args.games)
+    report("this installation", here,
+           {games: peak_memory_mib(sys.executable, p) for games, p in sizes.items()})
     if args.baseline:
         base = run(args.baseline, path, args.repeat)
         report(f"baseline ({args.baseline})", base,
-               (peak_memory_mib(args.baseline, path), peak_memory_mib(args.baseline, big)),
-               args.games)
+               {games: peak_memory_mib(args.baseline, p) for games, p in sizes.items()})
         print(f"ingest speed-up over the baseline = {base['ingest_s'] / here['ingest_s']:.2f}x")
 
 

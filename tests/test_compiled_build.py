@@ -10,6 +10,7 @@ import pytest
 
 import tichu_analyze.bsw
 import tichu_analyze.replay
+import tichu_analyze.rows
 
 
 def test_hot_path_is_compiled_when_asked() -> None:
@@ -17,3 +18,4 @@ def test_hot_path_is_compiled_when_asked() -> None:
         pytest.skip("checks the mypyc-compiled build: run 'make test-compiled' to test it")
     assert tichu_analyze.replay.__file__.endswith(".so")
     assert tichu_analyze.bsw.__file__.endswith(".so")  # the .tch reader too
+    assert tichu_analyze.rows.__file__.endswith(".so")  # the dataset rows (ingest)

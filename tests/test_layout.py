@@ -7,8 +7,10 @@ from collections import Counter
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
+from tichu_analyze import datasets
 from tichu_analyze.cli import app
 from tichu_analyze.datasets import COMPACT_FILES, SCHEMAS, DatasetWriter, scan
 from tichu_analyze.logfile import write_log
@@ -52,3 +54,18 @@ def test_appends_keep_a_few_files_per_partition(tmp_path: Path) -> None:
     for table in ("plays", "rounds", "games"):
         n = scan(single, table).collect().height
         assert scan(out, table).collect().height == n * (COMPACT_FILES + 2)
+
+
+def test_large_partitions_roll_their_files_and_keep_them(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    # pyarrow keeps each row group's metadata while a file is open: a partition's file is
+    # closed after FILE_GROUPS row groups; files that are not small are not compacted
+    monkeypatch.setattr(datasets, "FULL_ROWS", 40)
+    out = tmp_path / "ds"
+    row = {c: None for c in SCHEMAS["plays"].names} | {"player": "p"}
+    with DatasetWriter(out, batch_rows=10) as writer:
+        writer.add("plays", [row] * 700)
+    sizes = sorted(pq.ParquetFile(f).metadata.num_rows for f in (out / "plays").rglob("*.parquet"))
+    per_file = 10 * datasets.HELD_BATCHES * datasets.FILE_GROUPS
+    assert sizes == sorted([per_file] * (700 // per_file) + [700 % per_file]) and len(sizes) > 1
+    assert scan(out, "plays").collect().height == 700

@@ -56,30 +56,28 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import __version__
-from .cards import (
-    ACE,
-    BIT,
-    CARD_BY_TOKEN,
-    DOG,
-    DRAGON,
-    MAHJONG,
-    PHOENIX,
-    RANK_MASK,
-    RANK_TOKENS,
-    TOKENS,
-)
-from .combos import Combo, Kind, bombs_in
 from .diagnostics import Diagnostic
-from .events import Pass, Play
 from .logfile import FileStats, LogError, replay_file
-from .state import STATUS_SCORED, GameState, RoundState, Step, Trick, partners
+from .rows import (
+    SEAT,
+    WINS_TRICK,
+    PlayRows,
+    Seating,
+    count_singles,
+    fit,
+    hand_values,
+    max_disjoint_bombs,
+    play_values,
+    round_values,
+)
+from .state import GameState, RoundState, Step, Trick, partners
 from .visitor import Visitor
 
 if TYPE_CHECKING:
@@ -89,6 +87,7 @@ __all__ = [
     "COLUMNS",
     "DEFAULT_BATCH_ROWS",
     "DEFAULT_PARTITION",
+    "HELD_BATCHES",
     "HAND_PREFIXES",
     "MARKER",
     "SCHEMAS",
@@ -101,6 +100,8 @@ __all__ = [
     "DatasetVisitor",
     "DatasetWriter",
     "IngestResult",
+    "RowWriter",
+    "arrow_table",
     "count_singles",
     "escape_partition",
     "game_rows",
@@ -135,8 +136,17 @@ DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 """Partition directory of rows without a player (``player=__HIVE_DEFAULT_PARTITION__``),
 which polars, DuckDB, pyarrow and Spark read back as a null ``player``."""
 
-DEFAULT_BATCH_ROWS = 50_000
-"""Rows buffered in memory (all tables together) before row groups are written."""
+DEFAULT_BATCH_ROWS = 1 << 15
+"""Rows buffered as Python values (all tables together) before they are converted to
+Arrow, a table at a time."""
+
+HELD_BATCHES = 4
+"""Converted batches held (per partition, in Arrow's compact form) before they are written:
+every partition's rows then go to its file as one row group."""
+
+FILE_GROUPS = 8
+"""Row groups written into a partition's file before it is closed and a new one begun
+(pyarrow keeps some 30 KiB of metadata per row group of an open file)."""
 
 
 class DatasetError(Exception):
@@ -338,11 +348,43 @@ _DICTIONARY: dict[str, list[str]] = {
 written plain, which is faster and as small once compressed)."""
 
 
-def _table(table: str, rows: list[tuple[Any, ...]]) -> pa.Table:
+def arrow_table(table: str, rows: list[tuple[Any, ...]]) -> pa.Table:
     """The Arrow table of ``rows`` of ``table``, each a tuple of its values in column order
     (converted in one pass, as a struct array: no transposing in Python)."""
     batch = pa.RecordBatch.from_struct_array(pa.array(rows, type=_STRUCTS[table]))
     return pa.Table.from_arrays(batch.columns, schema=SCHEMAS[table])
+
+
+def _by_partition(table: str, rows: list[tuple[Any, ...]],
+                  runs: list[Any]) -> list[tuple[str, pa.Table]]:
+    """``rows`` of ``table`` converted to Arrow in one pass, cut into the rows of each
+    partition (each partition's rows in their order): ``runs`` is ``[partition, number of
+    rows, ...]`` along ``rows``."""
+    where: dict[str, list[tuple[int, int]]] = {}
+    start = 0
+    for i in range(0, len(runs), 2):
+        value, n = runs[i], runs[i + 1]
+        found = where.get(value)
+        if found is None:
+            where[value] = found = []
+        found.append((start, start + n))
+        start += n
+    if len(where) > 1:  # grouped by partition (as Python lists: cheaper than Arrow's take)
+        grouped: list[tuple[Any, ...]] = []
+        for spans in where.values():
+            for begin, end in spans:
+                grouped += rows[begin:end]
+        rows = grouped
+    data = arrow_table(table, rows)
+    if len(where) == 1:
+        return [(runs[0], data)]
+    out = []
+    start = 0
+    for value, spans in where.items():
+        n = sum(end - begin for begin, end in spans)
+        out.append((value, data.slice(start, n)))
+        start += n
+    return out
 
 
 def polars_schema(table: str) -> pl.Schema:
@@ -382,18 +424,6 @@ def scan(dataset: str | os.PathLike[str], table: str) -> pl.LazyFrame:
 
 # ------------------------------------------------------------------------ row values
 
-_RANGES = {8: (-(1 << 7), (1 << 7) - 1), 16: (-(1 << 15), (1 << 15) - 1),
-           32: (-(1 << 31), (1 << 31) - 1)}
-
-
-def _fit(value: int | None, bits: int) -> int | None:
-    """``value`` if the integer type of ``bits`` holds it, else None (a log may say anything)."""
-    if value is None:
-        return None
-    low, high = _RANGES[bits]
-    return value if low <= value <= high else None
-
-
 @lru_cache(maxsize=4096)
 def _text(s: str) -> str:
     """``s`` as valid UTF-8 (a path may hold undecodable bytes, kept as surrogates)."""
@@ -404,114 +434,10 @@ def _text(s: str) -> str:
     return s
 
 
-_KIND_NAMES = {kind: kind.name.lower() for kind in Kind}
-
-
-def _kind(combo: Combo | None) -> str | None:
-    return _KIND_NAMES[combo.kind] if combo is not None else None
-
-
-def _rank_token(rank: int | None) -> str | None:
-    return RANK_TOKENS.get(rank) if rank is not None else None
-
-
-_BYTE_TOKENS: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(tuple(TOKENS[8 * i + b] for b in range(8) if value >> b & 1 and 8 * i + b < len(TOKENS))
-          for value in range(256))
-    for i in range(7))  # [byte i of a mask][its value]: the tokens of its cards, in order
-
-
-def _tokens(mask: int) -> list[str]:
-    """:func:`~tichu_analyze.cards.tokens_of`, a byte of the mask at a time."""
-    out: list[str] = []
-    for table in _BYTE_TOKENS:
-        if not mask:
-            break
-        value = mask & 255
-        if value:
-            out.extend(table[value])
-        mask >>= 8
-    return out
-
-
-def _mask(tokens: Iterable[str]) -> int:
-    m = 0
-    for t in tokens:
-        m |= BIT[CARD_BY_TOKEN[t]]
-    return m
-
-
 # ------------------------------------------------------------------------ hand features
 
 
-_NORMALS = sum(BIT[c] for c in range(2, 54))
-_RANK_STARTS = sum(BIT[2 + 4 * i] for i in range(13))
-_MAHJONG_BIT = BIT[MAHJONG]
-
-
-def max_disjoint_bombs(hand: int) -> int:
-    """The most bombs of ``hand`` (:func:`~tichu_analyze.combos.bombs_in`) that can be held at
-    once without two of them sharing a card: four 7s and a 3-7 straight flush count 1, a
-    seven-card straight flush counts 1."""
-    normal = hand & _NORMALS
-    if not (normal & normal >> 1 & normal >> 2 & normal >> 3 & _RANK_STARTS
-            or normal & normal >> 4 & normal >> 8 & normal >> 12 & normal >> 16):
-        return 0  # no four of a kind (4 consecutive ids from a rank's first card) and no
-        # five cards of one suit in consecutive ranks (ids 4 apart)
-    bombs = [b.cards for b in bombs_in(hand)]
-
-    def best(start: int, used: int) -> int:
-        most = 0
-        for i in range(start, len(bombs)):
-            if not bombs[i] & used:
-                most = max(most, 1 + best(i + 1, used | bombs[i]))
-        return most
-
-    return best(0, 0)
-
-
-_NIBBLES = sum(1 << 4 * k for k in range(14))  # bit 0 of nibbles 0..13
-_PAIRS = _NIBBLES * 0x5
-_QUADS = _NIBBLES * 0x3
-_RANKS_ONLY = _NIBBLES ^ 1  # nibbles 1..13: ranks 2..A
-
-
-def count_singles(hand: int) -> int:
-    """Normal ranks 2..A of which ``hand`` holds exactly one card, not counting those inside a
-    run of 5 or more consecutive ranks that the hand holds (the Mahjong counting as rank 1,
-    the Phoenix as nothing)."""
-    # nibble r - 1 of x: the cards of rank r (the Mahjong alone in nibble 0)
-    x = (hand >> 2 & (1 << 52) - 1) << 4 | hand >> MAHJONG & 1
-    n = x - (x >> 1 & _PAIRS)
-    n = (n & _QUADS) + (n >> 2 & _QUADS)  # each nibble: how many cards of its rank
-    present = (n | n >> 1 | n >> 2) & _NIBBLES
-    once = n & ~(n >> 1) & ~(n >> 2) & _RANKS_ONLY
-    starts = present & present >> 4 & present >> 8 & present >> 12 & present >> 16
-    in_runs = starts | starts << 4 | starts << 8 | starts << 12 | starts << 16
-    return (once & ~in_runs).bit_count()
-
-
 _FEATURE_NAMES = tuple(name for name, _, _ in _HAND_FEATURES)
-_NO_HAND: tuple[None, ...] = (None,) * len(_HAND_FEATURES)
-_DRAGON_BIT, _PHOENIX_BIT, _DOG_BIT = BIT[DRAGON], BIT[PHOENIX], BIT[DOG]
-_ACES, _KINGS = RANK_MASK[ACE], RANK_MASK[13]
-
-
-def _hand_values(hand: int) -> tuple[Any, ...]:
-    """The values of :func:`hand_features`, in the order of its keys."""
-    if not hand:
-        return _NO_HAND
-    dragon = hand & _DRAGON_BIT != 0
-    phoenix = hand & _PHOENIX_BIT != 0
-    dog = hand & _DOG_BIT != 0
-    aces = (hand & _ACES).bit_count()
-    kings = (hand & _KINGS).bit_count()
-    bombs = max_disjoint_bombs(hand)
-    singles = count_singles(hand)
-    strength = (3.0 * dragon + 2.5 * phoenix - 1.0 * dog + 1.5 * aces + 0.5 * kings
-                + 3.0 * bombs - 0.3 * singles)
-    return (_tokens(hand), dragon, phoenix, hand & _MAHJONG_BIT != 0, dog, aces, bombs,
-            singles, round(strength, 1))
 
 
 def hand_features(hand: int) -> Row:
@@ -519,122 +445,14 @@ def hand_features(hand: int) -> Row:
     empty mask (the hand was never dealt). ``strength`` is
     ``3 dragon + 2.5 phoenix - 1 dog + 1.5 aces + 0.5 kings + 3 bombs - 0.3 singles``,
     rounded to one decimal."""
-    return dict(zip(_FEATURE_NAMES, _hand_values(hand), strict=True))
+    return dict(zip(_FEATURE_NAMES, hand_values(hand), strict=True))
 
 
 # ------------------------------------------------------------------------ row builders
 
 
-_NO_VALUES: list[Any] = []  # the empty list of a pass's cards and of an event without codes
-_PLAYED: dict[int, list[str]] = {}  # the token lists of cards played, shared by their rows
-_FIRST_BOMB = Kind.FOUR_OF_A_KIND
-
-
-@dataclass(frozen=True, slots=True)
-class Seating:
-    """Who sits where in a round, by seat, as the engine's state tells it: the names
-    (``players``), the single partner's name (None with two partners), the person who
-    decides the seat's plays (the solo player for the ``trichu`` dummy), the ``trichu``
-    role, and the names of the partners and opponents in playing order."""
-
-    players: list[str]
-    partner: list[str | None]
-    played_by: list[str]
-    role: list[str | None]
-    partners: list[list[str]]
-    opponents: list[list[str]]
-
-    @classmethod
-    def of(cls, rnd: RoundState) -> Seating:
-        """The seating of ``rnd``."""
-        players = rnd.players
-        seats = range(rnd.seats)
-        mates = [rnd.partners(s) for s in seats]
-        dummy, solo = rnd.dummy, rnd.solo
-        return cls(
-            players,
-            [players[m[0]] if len(m) == 1 else None for m in mates],
-            [players[solo] if s == dummy else players[s] for s in seats],
-            [None if dummy < 0 else "dummy" if s == dummy else "solo" if s == solo else "pair"
-             for s in seats],
-            [[players[p] for p in m] for m in mates],
-            [[players[o] for o in rnd.opponents(s)] for s in seats],
-        )
-
-
-def _play_values(file: str, game: str, number: int, seating: Seating, wished: int | None,
-                 wisher: int, step: Step, previous_ts: float | None) -> tuple[Any, ...] | None:
-    """The values of a ``plays`` row in column order (:func:`play_row` names them); None
-    for an event that is neither a play nor a pass. ``wished``, ``wisher``: the round's
-    wish as it stands after the step. Empty lists are shared: never change them."""
-    ev = step.event
-    kind = type(ev)
-    applied = not step.skipped
-    combo = step.combo
-    if kind is Pass:
-        action = "pass"
-        cards: list[str] = _NO_VALUES
-        length: int | None = None
-    elif kind is Play:
-        action = "play"
-        if not applied:
-            cards = list(ev.cards)  # type: ignore[union-attr]
-        else:
-            mask = combo.cards if combo is not None else _mask(ev.cards)  # type: ignore[union-attr]
-            cards = _PLAYED.get(mask)  # type: ignore[assignment]
-            if cards is None:
-                if len(_PLAYED) >= 1 << 14:
-                    _PLAYED.clear()
-                cards = _PLAYED[mask] = _tokens(mask)
-        length = len(cards)
-        if length > 127:
-            length = None
-    else:
-        return None
-    seat: int = ev.seat  # type: ignore[union-attr]
-    if combo is not None:
-        combo_kind: str | None = _KIND_NAMES[combo.kind]
-        rank: float | None = float(combo.rank)
-        phoenix = combo.phoenix
-        phoenix_token = RANK_TOKENS.get(phoenix) if phoenix is not None else None
-        bomb = combo.kind >= _FIRST_BOMB
-        wish_made = (RANK_TOKENS.get(wished) if wished is not None and seat == wisher
-                     and combo.cards & _MAHJONG_BIT else None)
-    else:
-        combo_kind = rank = phoenix_token = wish_made = None
-        bomb = False
-    top = step.top
-    if top is not None:
-        top_combo: str | None = _KIND_NAMES[top.kind]
-        top_rank: float | None = float(top.rank)
-        top_length: int | None = top.length
-    else:
-        top_combo = top_rank = top_length = None
-    top_seat = step.top_seat
-    wish_open = step.wish_open
-    ts = ev.ts
-    diagnostics = step.diagnostics
-    players = seating.players
-    return (
-        file, game, number, step.trick, step.index, step.line, ts,
-        seat, seat & 1, seating.partner[seat], players[seat], seating.played_by[seat],
-        action, applied, cards, combo_kind, rank, length, phoenix_token, bomb,
-        step.out_of_turn, step.lead,
-        top_combo, top_rank, top_length, top_seat,
-        players[top_seat] if top_seat is not None else None,
-        RANK_TOKENS.get(wish_open) if wish_open is not None else None,
-        wish_made, step.wish_fulfilled,
-        step.cards_left if applied else None, step.went_out,
-        step.trick_points if applied else None,
-        False,
-        ts - previous_ts if ts is not None and previous_ts is not None else None,
-        [d.code for d in diagnostics] if diagnostics else _NO_VALUES,
-    )
-
-
 _PLAY_NAMES = _NAMES["plays"]
-_WINS_TRICK = _PLAY_NAMES.index("wins_trick")
-_SEAT = _PLAY_NAMES.index("seat")
+assert _PLAY_NAMES[WINS_TRICK] == "wins_trick" and _PLAY_NAMES[SEAT] == "seat"
 
 
 def play_row(game: GameState, rnd: RoundState, step: Step,
@@ -644,7 +462,7 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
     trick is taken).
     ``previous_ts``: the ts of the game's previous event in the round; ``file``: the
     file column's value (default: the game's file, made valid UTF-8)."""
-    values = _play_values(_text(game.file) if file is None else file, game.id, rnd.number,
+    values = play_values(_text(game.file) if file is None else file, game.id, rnd.number,
                           Seating.of(rnd), rnd.wished, rnd.wisher, step, previous_ts)
     if values is None:
         return None
@@ -655,98 +473,14 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
 
 
 _ROUND_NAMES = _NAMES["rounds"]
-
-
-def _card_token(card: int | None) -> str | None:
-    return TOKENS[card] if card is not None else None
-
-
-def _cards_to(gives: dict[int, int], seats: list[int]) -> list[str]:
-    """The cards of an exchange ``gives`` that went to ``seats``, in their order."""
-    return [TOKENS[gives[s]] for s in seats if s in gives]
-
-
-def _cards_from(given: list[dict[int, int]], seats: list[int], to: int) -> list[str]:
-    """The cards ``seats`` gave to ``to`` in the exchange, in their order."""
-    return [TOKENS[given[s][to]] for s in seats if to in given[s]]
+_ROUND_PLAYER = _ROUND_NAMES.index("player")
 
 
 def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
     """One row per seat (four, six in ``tientsin``): the round from that seat's side."""
-    seating = Seating.of(rnd)
-    players = rnd.players
-    seats = rnd.seats
-    tientsin = seats != 4
-    result = rnd.result
-    status = rnd.status
-    scored = status == STATUS_SCORED and result is not None
-    order = result.finish_order if scored and result is not None else None
-    position = {s: i + 1 for i, s in enumerate(order)} if order else {}
-    dv = result is not None and result.double_victory
-    winners = order[0] & 1 if order else None
-    score = rnd.score if scored else None
-    recorded = rnd.recorded_score
-    hands = (rnd.dealt8, rnd.dealt, rnd.exchanged_hands())
-    exchanged = all(x is not None for x in rnd.exchanges)
-    given = [x or {} for x in rnd.exchanges] if exchanged else [{} for _ in rnd.exchanges]
-    gifts_given = Counter(w for w, _ in rnd.dragon_gifts)
-    gifts_received = Counter(to for _, to in rnd.dragon_gifts)
-    wished = rnd.wished
-    wisher = rnd.wisher if wished is not None else None
-    fulfilled_by = rnd.wish_fulfilled_by
-    pile_points = result.pile_points if scored and result is not None else None
-    file = _text(game.file)
-    number, line = _fit(rnd.number, 32), _fit(rnd.line, 32)
-    rows: list[Row] = []
-    for seat in range(seats):
-        team = seat & 1
-        call = rnd.calls[seat]
-        left, right = (seat + 1) % seats, (seat + seats - 1) % seats
-        mates, others = rnd.partners(seat), rnd.opponents(seat)
-        partner = mates[0] if len(mates) == 1 else None
-        gives = given[seat]
-        victory_for = (dv and winners == team) if order else None
-        victory_against = (dv and winners != team) if order else None
-        values: list[Any] = [
-            file, game.id, number, line, status, seat, team, seating.partner[seat],
-            players[seat], seating.played_by[seat], seating.role[seat],
-            seating.partners[seat], seating.opponents[seat],
-            call,
-            _fit(rnd.call_lines[seat], 32) if call is not None else None,
-            (order[0] == seat) if call is not None and order else None,
-            position.get(seat),
-            (order[0] == seat) if order else None,
-            None if tientsin else victory_for,
-            None if tientsin else victory_against,
-            victory_for, victory_against,
-            pile_points[seat] if pile_points is not None else None,
-            result.card_points[team] if scored and result else None,
-            result.call_points[team] if scored and result else None,
-            score[team] if score is not None else None,
-            score[1 - team] if score is not None else None,
-            _fit(recorded[team], 32) if recorded is not None else None,
-            _fit(recorded[1 - team], 32) if recorded is not None else None,
-        ]
-        for masks in hands:
-            values.extend(_hand_values(masks[seat]))
-        to_partner = gives.get(partner) if partner is not None else None
-        from_partner = given[partner].get(seat) if partner is not None else None
-        values += (
-            _card_token(gives.get(left)), _card_token(to_partner),
-            _card_token(gives.get(right)), _card_token(given[left].get(seat)),
-            _card_token(from_partner), _card_token(given[right].get(seat)),
-            _cards_to(gives, mates) if exchanged else None,
-            _cards_to(gives, others) if exchanged else None,
-            _cards_from(given, mates, seat) if exchanged else None,
-            _cards_from(given, others, seat) if exchanged else None,
-            _fit(gifts_given[seat], 8), _fit(gifts_received[seat], 8),
-            _fit(rnd.tricks_won[seat], 8), _fit(rnd.bombs[seat], 8),
-            _rank_token(wished) if wisher == seat else None,
-            (fulfilled_by is not None) if wisher == seat else None,
-            (fulfilled_by == seat) if wished is not None else None,
-        )
-        rows.append(dict(zip(_ROUND_NAMES, values, strict=True)))
-    return rows
+    return [dict(zip(_ROUND_NAMES, values, strict=True))
+            for values in round_values(game, rnd, _text(game.file))]
+
 
 
 Seated = dict[tuple[int, str], tuple[int, str | None, list[str] | None]]
@@ -786,23 +520,23 @@ def game_rows(game: GameState, seated: Seated | None = None) -> list[Row]:
         rows.append({
             "file": file,
             "game": game.id,
-            "line": _fit(game.line, 32),
+            "line": fit(game.line, 32),
             "seat": seat,
             "team": team,
             "partner": partner,
             "player": name,
             "partners": mates,
-            "target": _fit(game.target, 32),
-            "rounds_played": _fit(rounds, 32),
-            "team_score": _fit(totals[team], 32) if totals and team is not None else None,
-            "opponent_score": (_fit(totals[1 - team], 32) if totals and team is not None
+            "target": fit(game.target, 32),
+            "rounds_played": fit(rounds, 32),
+            "team_score": fit(totals[team], 32) if totals and team is not None else None,
+            "opponent_score": (fit(totals[1 - team], 32) if totals and team is not None
                                else None),
-            "recorded_team_score": (_fit(recorded[team], 32) if recorded and team is not None
+            "recorded_team_score": (fit(recorded[team], 32) if recorded and team is not None
                                     else None),
-            "recorded_opponent_score": (_fit(recorded[1 - team], 32)
+            "recorded_opponent_score": (fit(recorded[1 - team], 32)
                                         if recorded and team is not None else None),
-            "person_score": _fit(persons.get(name), 32) if persons is not None else None,
-            "recorded_person_score": (_fit(recorded_persons.get(name), 32)
+            "person_score": fit(persons.get(name), 32) if persons is not None else None,
+            "recorded_person_score": (fit(recorded_persons.get(name), 32)
                                       if recorded_persons is not None else None),
             "won": ((winner == name) if winner is not None else None) if trichu else
                    (game.won_by == team) if game.won_by is not None else None,
@@ -816,10 +550,10 @@ def violation_row(diag: Diagnostic) -> Row:
     """The row of one diagnostic."""
     return {
         "file": _text(diag.file),
-        "line": _fit(diag.line, 32),
+        "line": fit(diag.line, 32),
         "game": diag.game,
-        "round": _fit(diag.round, 32),
-        "trick": _fit(diag.trick, 32),
+        "round": fit(diag.round, 32),
+        "trick": fit(diag.trick, 32),
         "seat": diag.seat,
         "player": diag.player,
         "code": diag.code,
@@ -1002,10 +736,18 @@ class DatasetWriter:
         self._previous: dict[str, Any] | None = None
         self._run = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:8]
         self._names = _PartitionNames()
-        self._buffers: dict[tuple[str, str], list[tuple[Any, ...]]] = {}  # rows as tuples
-        self._counts: Counter[tuple[str, str]] = Counter()
+        # rows not yet converted, per table (tuples in column order), with the runs of
+        # their partitions: [directory value, number of rows, ...]
+        self._rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in TABLES}
+        self._runs: dict[str, list[Any]] = {t: [] for t in TABLES}
         self._buffered = 0
+        # converted rows waiting to be written, per partition
+        self._pending: dict[tuple[str, str], list[pa.Table]] = {}
+        self._held = 0  # rows in _pending
         self._writers: OrderedDict[tuple[str, str], pq.ParquetWriter] = OrderedDict()
+        self._groups: dict[tuple[str, str], int] = {}  # row groups in the open file
+        self._paths: dict[tuple[str, str], Path] = {}  # the open file
+        self._sizes: dict[Path, int] = {}  # rows of every file written
         self._done = False
 
     # -- life cycle
@@ -1158,25 +900,10 @@ class DatasetWriter:
     # -- rows
 
     def add(self, table: str, rows: Iterable[Row]) -> None:
-        """Buffer ``rows`` of ``table``; row groups are written when the buffer is full."""
-        if not self.active:
-            raise RuntimeError("the dataset writer is not open")
+        """Buffer ``rows`` of ``table``, each a dict by column name."""
         values = _AS_TUPLE[table]
-        dir_for = self._names.dir_for
-        buffers, counts = self._buffers, self._counts
-        n = 0
         for row in rows:
-            key = (table, dir_for(row["player"]))
-            buffer = buffers.get(key)
-            if buffer is None:
-                buffer = buffers[key] = []
-            buffer.append(values(row))
-            counts[key] += 1
-            n += 1
-        self.rows[table] += n
-        self._buffered += n
-        if self._buffered >= self.batch_rows:
-            self._flush(self.batch_rows // 2)
+            self.add_values(table, row["player"], (values(row),))
 
     def add_values(self, table: str, player: str | None,
                    rows: Sequence[tuple[Any, ...]]) -> None:
@@ -1184,29 +911,58 @@ class DatasetWriter:
         its values in column order (the fast way of :meth:`add`)."""
         if not self.active:
             raise RuntimeError("the dataset writer is not open")
-        key = (table, self._names.dir_for(player))
-        buffer = self._buffers.get(key)
-        if buffer is None:
-            buffer = self._buffers[key] = []
-        buffer.extend(rows)
+        value = self._names.dir_for(player)
+        self._rows[table].extend(rows)
+        runs = self._runs[table]
         n = len(rows)
-        self._counts[key] += n
+        if runs and runs[-2] == value:
+            runs[-1] += n
+        else:
+            runs += (value, n)
         self.rows[table] += n
         self._buffered += n
         if self._buffered >= self.batch_rows:
-            self._flush(self.batch_rows // 2)
+            self._convert()
 
-    def _flush(self, keep: int = 0) -> None:
-        """Write the largest buffers until at most ``keep`` rows are buffered."""
-        for key, _ in sorted(self._counts.items(), key=lambda kv: -kv[1]):
-            if self._buffered <= keep:
-                break
-            self._write(key)
+    def _convert(self) -> None:
+        """Convert the buffered rows to Arrow, a table at a time (one pass each), and hand
+        them to their partitions; write when too many are held."""
+        for table in TABLES:
+            rows = self._rows[table]
+            if not rows:
+                continue
+            runs = self._runs[table]
+            self._rows[table], self._runs[table] = [], []
+            for value, piece in _by_partition(table, rows, runs):
+                key = (table, value)
+                pieces = self._pending.get(key)
+                if pieces is None:
+                    self._pending[key] = [piece]
+                else:
+                    pieces.append(piece)
+        self._held += self._buffered
+        self._buffered = 0
+        if self._held >= self.batch_rows * HELD_BATCHES:
+            self._flush()
 
-    def _write(self, key: tuple[str, str]) -> None:
-        rows = self._buffers.pop(key)
-        self._buffered -= self._counts.pop(key)
-        self._writer(key).write_table(_table(key[0], rows))
+    def _flush(self) -> None:
+        """Write every partition's converted rows as one row group."""
+        if self._buffered:
+            self._convert()
+        pending, self._pending = self._pending, {}
+        for key, pieces in pending.items():
+            data = pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
+            self._writer(key).write_table(data, row_group_size=max(len(data), 1))
+            path = self._paths[key]
+            self._sizes[path] = self._sizes.get(path, 0) + len(data)
+            groups = self._groups[key] = self._groups[key] + 1
+            if groups >= FILE_GROUPS:  # pyarrow holds every row group's metadata until
+                self._close(key)  # the file is closed: start a new one
+        self._held = 0
+
+    def _close(self, key: tuple[str, str]) -> None:
+        self._writers.pop(key).close()
+        del self._groups[key], self._paths[key]
 
     def _writer(self, key: tuple[str, str]) -> pq.ParquetWriter:
         writer = self._writers.get(key)
@@ -1214,8 +970,7 @@ class DatasetWriter:
             self._writers.move_to_end(key)
             return writer
         while len(self._writers) >= self.max_open_files:
-            _, old = self._writers.popitem(last=False)
-            old.close()
+            self._close(next(iter(self._writers)))
         assert self._tmp is not None
         table, value = key
         folder = self._tmp / table / f"player={value}"
@@ -1225,6 +980,8 @@ class DatasetWriter:
         writer = pq.ParquetWriter(path, SCHEMAS[table], compression="zstd",
                                   use_dictionary=_DICTIONARY[table])
         self._writers[key] = writer
+        self._groups[key] = 0
+        self._paths[key] = path
         return writer
 
     def add_file(self, table: str, player: str | None, path: Path, rows: int) -> None:
@@ -1250,8 +1007,8 @@ class DatasetWriter:
         try:
             self._flush()
             while self._writers:
-                self._writers.popitem(last=False)[1].close()
-            self.files += compact_partitions(self._tmp, self._run)
+                self._close(next(iter(self._writers)))
+            self.files += compact_partitions(self._tmp, self._run, sizes=self._sizes)
             for table in TABLES:
                 tdir = self._tmp / table
                 if not any(tdir.rglob("*.parquet")):
@@ -1315,8 +1072,9 @@ class DatasetWriter:
         while self._writers:
             with contextlib.suppress(Exception):  # the files are deleted below
                 self._writers.popitem(last=False)[1].close()
-        self._buffers.clear()
-        self._counts.clear()
+        self._rows = {t: [] for t in TABLES}
+        self._runs = {t: [] for t in TABLES}
+        self._pending.clear()
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
         self._unlock()
@@ -1371,12 +1129,27 @@ ROW_GROUP_ROWS = 1 << 17
 """Rows per row group in compacted files."""
 
 
+FULL_ROWS = 1 << 16
+"""A Parquet file of this many rows is left as it is by compaction: it is no small file."""
+
+
 def compact_partitions(root: Path, run: str, *, most: int = COMPACT_FILES,
-                       row_group_rows: int = ROW_GROUP_ROWS) -> int:
-    """Compact the player partitions of the dataset being written in ``root``: the files
-    written by ``run`` become one file per partition, and a partition holding more than
-    ``most`` files (after appends) becomes one file; rows keep their order. Returns the
-    change in the number of files (zero or negative)."""
+                       row_group_rows: int = ROW_GROUP_ROWS,
+                       sizes: dict[Path, int] | None = None) -> int:
+    """Compact the player partitions of the dataset being written in ``root``: the small
+    files (under :data:`FULL_ROWS` rows) written by ``run`` become one file per partition,
+    and a partition holding more than ``most`` small files (after appends) gets them
+    merged into one; rows keep their order. ``sizes``: the rows of files whose size is
+    known (others are read from their footers when needed). Returns the change in the
+    number of files (zero or negative)."""
+    known = sizes or {}
+
+    def small(f: Path) -> bool:
+        rows = known.get(f)
+        if rows is None:
+            rows = pq.ParquetFile(f).metadata.num_rows
+        return rows < FULL_ROWS
+
     change = 0
     for table in TABLES:
         tdir = root / table
@@ -1385,7 +1158,12 @@ def compact_partitions(root: Path, run: str, *, most: int = COMPACT_FILES,
         for folder in sorted(tdir.iterdir()):
             files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
             new = [f for f in files if f.name.startswith(f"part-{run}-")]
-            merge = files if len(files) > most else new
+            if len(files) > most:
+                merge = [f for f in files if small(f)]
+                if len(merge) <= most:
+                    merge = [f for f in new if f in merge]
+            else:
+                merge = [f for f in new if small(f)] if len(new) > 1 else []
             if len(merge) > 1:
                 merge_parquet(merge, folder / f"part-{run}-c.parquet", SCHEMAS[table],
                               row_group_rows)
@@ -1543,24 +1321,6 @@ def ingest(
     return result
 
 
-class _OpenRound:
-    """What :class:`DatasetVisitor` holds of a round until it is closed."""
-
-    __slots__ = ("file", "number", "players", "seating", "plays", "played", "previous_ts",
-                 "winning")
-
-    def __init__(self, file: str, rnd: RoundState) -> None:
-        self.file = file  # the file column's value
-        self.number = rnd.number
-        self.players = rnd.players
-        self.seating = Seating.of(rnd)
-        self.plays: list[list[tuple[Any, ...]]] = [[] for _ in range(rnd.seats)]  # by seat
-        self.played: list[tuple[int, int, Combo]] = []  # (seat, index in plays[seat], combo)
-        # of every play with a combination
-        self.previous_ts: float | None = None
-        self.winning: set[int] = set()  # ids of the combinations that took a trick
-
-
 class DatasetVisitor(Visitor):
     """The replay's visitor that writes the four tables: a ``plays`` row per play and
     pass (streamed; ``wins_trick`` set when the trick is taken), the ``rounds`` rows when
@@ -1571,15 +1331,23 @@ class DatasetVisitor(Visitor):
     The rows go to ``writer.add_values(table, player, rows)``: one player's rows, each
     as its values in column order (:meth:`DatasetWriter.add_values`)."""
 
-    def __init__(self, writer: DatasetWriter | _RowSink,
+    def __init__(self, writer: RowWriter,
                  report: Callable[[Diagnostic], None] | None = None) -> None:
         self.writer = writer
         self.report = report
-        self._rounds: dict[str, _OpenRound] = {}
+        self._plays = PlayRows()
         self._seated: dict[str, Seated] = {}
+        # The replay calls these for every event: straight to the compiled row code,
+        # without a frame of this class in between (the methods below say the same;
+        # a subclass that overrides them keeps its own).
+        cls = type(self)
+        if cls.visit_event is DatasetVisitor.visit_event:
+            self.visit_event = self._plays.visit_event  # type: ignore[method-assign]
+        if cls.visit_trick is DatasetVisitor.visit_trick:
+            self.visit_trick = self._plays.visit_trick  # type: ignore[method-assign]
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
-        open_round = self._rounds[game.id] = _OpenRound(_text(game.file), rnd)
+        open_round = self._plays.begin_round(game, rnd, _text(game.file))
         seated = self._seated.setdefault(game.id, {})
         seating = open_round.seating
         for seat, name in enumerate(rnd.players):
@@ -1598,81 +1366,59 @@ class DatasetVisitor(Visitor):
             seated[key] = (rounds + 1, partner, mates)
 
     def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
-        open_round = self._rounds.get(game.id)
-        if open_round is None:
-            return
-        ev = step.event
-        kind = type(ev)
-        if kind is Play or kind is Pass:
-            row = _play_values(open_round.file, game.id, open_round.number, open_round.seating,
-                               rnd.wished, rnd.wisher, step, open_round.previous_ts)
-            if row is not None:
-                rows = open_round.plays[row[_SEAT]]
-                combo = step.combo
-                if combo is not None:
-                    open_round.played.append((row[_SEAT], len(rows), combo))
-                rows.append(row)
-        open_round.previous_ts = ev.ts
+        self._plays.visit_event(game, rnd, step)
 
     def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:
-        open_round = self._rounds.get(game.id)
-        if open_round is not None and trick.top is not None:
-            open_round.winning.add(id(trick.top))
+        self._plays.visit_trick(game, rnd, trick)
 
     def end_round(self, game: GameState, rnd: RoundState) -> None:
-        open_round = self._rounds.pop(game.id, None)
+        open_round = self._plays.end_round(game)
         writer = self.writer
         if not writer.active:
             return
         with _writing():
             if open_round is not None:
-                winning = open_round.winning
-                plays = open_round.plays
-                if winning:
-                    for seat, i, combo in open_round.played:
-                        if id(combo) in winning:
-                            won = plays[seat][i]
-                            plays[seat][i] = (*won[:_WINS_TRICK], True, *won[_WINS_TRICK + 1:])
-                for seat, rows in enumerate(plays):
+                for seat, rows in enumerate(open_round.plays):
                     if rows:
                         writer.add_values("plays", open_round.players[seat], rows)
-            values = _AS_TUPLE["rounds"]
-            for row in round_rows(game, rnd):
-                writer.add_values("rounds", row["player"], (values(row),))
+            for values in round_values(game, rnd, _text(game.file)):
+                writer.add_values("rounds", values[_ROUND_PLAYER], (values,))
 
     def end_game(self, game: GameState) -> None:
         seated = self._seated.pop(game.id, None)
         if self.writer.active:
             with _writing():
-                self.writer.add("games", game_rows(game, seated))
+                values = _AS_TUPLE["games"]
+                for row in game_rows(game, seated):
+                    self.writer.add_values("games", row["player"], (values(row),))
 
     def visit_diagnostic(self, diag: Diagnostic) -> None:
         if self.writer.active:
             with _writing():
-                self.writer.add("violations", (violation_row(diag),))
+                row = violation_row(diag)
+                self.writer.add_values("violations", row["player"], (_AS_TUPLE["violations"](row),))
         if self.report is not None:
             self.report(diag)
 
 
-class _RowSink:
-    """Rows handed to a function instead of a :class:`DatasetWriter` (a work unit's rows,
-    staged by a worker: :func:`replay_rows`)."""
+class RowWriter(Protocol):
+    """Where :class:`DatasetVisitor` puts its rows: a :class:`DatasetWriter`, or a worker's
+    :class:`~tichu_analyze.staging.PartWriter`."""
 
-    active = True
-
-    def __init__(self, add: Callable[[str, Sequence[Row]], None]) -> None:
-        self.add = add
+    @property
+    def active(self) -> bool:
+        """Rows are taken (not yet committed nor aborted)."""
 
     def add_values(self, table: str, player: str | None,
                    rows: Sequence[tuple[Any, ...]]) -> None:
-        names = _NAMES[table]
-        self.add(table, [dict(zip(names, values, strict=True)) for values in rows])
+        """Take ``rows`` of ``table``, all of them ``player``'s, each the tuple of its values
+        in column order."""
 
 
 def replay_rows(
     path: Path,
     name: str,
-    add: Callable[[str, Sequence[Row]], None],
+    writer: RowWriter,
     *,
     report: Callable[[Diagnostic], None] | None = None,
     variants: frozenset[str] = frozenset(),
@@ -1681,11 +1427,11 @@ def replay_rows(
     first_line: int = 1,
 ) -> FileStats:
     """Replay one work unit (a file, or a byte range of one: :func:`~tichu_analyze.logfile.\
-replay_file`) shown as ``name``, handing its rows to ``add(table, rows)`` through a
+replay_file`) shown as ``name``, handing its rows to ``writer`` through a
     :class:`DatasetVisitor`; ``report`` also gets every diagnostic. :class:`LogError` when
     the file cannot be read."""
     try:
-        return replay_file(path, DatasetVisitor(_RowSink(add), report), display=name,
+        return replay_file(path, DatasetVisitor(writer, report), display=name,
                            variants=variants, start=start, end=end, first_line=first_line)
     except _WriteFailed as failure:
         raise failure.error from None

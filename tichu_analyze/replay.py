@@ -178,6 +178,8 @@ class Replay:
         self._top_seat_before = -1
         self._reached = False
         self._hand_before = 0
+        self._points_of = -1  # the cards whose points are in _points
+        self._points = 0
         self._ended: list[Trick] = []
         self._handlers: dict[type, Callable[[GameState, RoundState | None, Event], int]] = {
             RoundStart: self._round_start,  # type: ignore[dict-item]
@@ -219,12 +221,17 @@ class Replay:
                     self._game_end(game, rnd, ev)  # type: ignore[arg-type]
                 return
             if trace and kind is not RoundStart:  # the step: what the state was before
-                step = Step(game.events - 1, line, ev, rnd.trick or None,
-                            getattr(ev, "seat", None))
-                step.wish_open = rnd.wish
-                if kind is Play or kind is Pass:
-                    self._before_play(rnd, step)
-                self._step = step
+                if kind is Play or kind is Pass:  # what a play or pass found on the table
+                    seat: int | None = ev.seat  # type: ignore[union-attr]
+                    hand = rnd.hands[seat]  # type: ignore[index]
+                    self._reached = rnd.phase is _PLAY and hand != 0
+                    self._top_before = rnd.top
+                    self._top_seat_before = rnd.top_seat
+                    self._hand_before = hand
+                else:
+                    seat = getattr(ev, "seat", None)
+                self._step = Step(game.events - 1, line, ev, rnd.trick or None, seat, None, None,
+                                  None, False, False, rnd.wish)
                 self._step_round = rnd
             if rnd.dragon_due or (rnd.closing and rnd.top.cards == _DRAGON_BIT):  # type: ignore[union-attr]
                 self._check_dragon_gift_due(game, rnd, ev)
@@ -238,15 +245,6 @@ class Replay:
             self._end_step(outcome)
 
     # ---------------------------------------------------------------- tracing
-
-    def _before_play(self, rnd: RoundState, step: Step) -> None:
-        """Tracing: what a play or pass found on the table."""
-        seat = step.seat
-        assert seat is not None
-        self._reached = rnd.phase is _PLAY and rnd.hands[seat] != 0
-        self._top_before = rnd.top
-        self._top_seat_before = rnd.top_seat
-        self._hand_before = rnd.hands[seat]
 
     def _end_step(self, outcome: int) -> None:
         """Tracing: complete the step of the event just applied from the state, and tell
@@ -266,12 +264,12 @@ class Replay:
             step.went_out = not hand
             if outcome & DISCARD:  # the cards joined the trick (or the round's last one)
                 step.trick_points = (self._ended[-1].points if self._ended
-                                     else points(rnd.trick_cards))
+                                     else self._trick_points(rnd.trick_cards))
             else:
                 top = rnd.top
                 if top is not None:
                     step.combo = top
-                    step.trick_points = points(rnd.trick_cards)
+                    step.trick_points = self._trick_points(rnd.trick_cards)
                 else:  # the play ended its trick (the Dog, or the third seat out)
                     ended = self._ended[-1]
                     step.combo = ended.top
@@ -291,7 +289,7 @@ class Replay:
                 step.top = top
                 step.top_seat = rnd.top_seat if top is not None else None
                 step.cards_left = rnd.hands[ev.seat].bit_count()  # type: ignore[union-attr]
-                step.trick_points = points(rnd.trick_cards) if top is not None else 0
+                step.trick_points = self._trick_points(rnd.trick_cards) if top is not None else 0
         step.trick = rnd.trick or None
         if step.diagnostics and step.wish_open is not None and any(
                 d.code == "W001" for d in step.diagnostics):
@@ -304,6 +302,13 @@ class Replay:
         self._visit_event(game, rnd, step)
         if self._ended:
             self._tell_tricks(game, rnd)
+
+    def _trick_points(self, cards: int) -> int:
+        """Tracing: ``points(cards)``, remembered for the passes that follow a play."""
+        if cards != self._points_of:
+            self._points_of = cards
+            self._points = points(cards)
+        return self._points
 
     def _tell_tricks(self, game: GameState, rnd: RoundState) -> None:
         ended = self._ended

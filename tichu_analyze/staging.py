@@ -31,8 +31,8 @@ import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -45,7 +45,7 @@ from .datasets import (
     DatasetError,
     DatasetWriter,
     IngestResult,
-    Row,
+    arrow_table,
     fewer_full_collections,
     replay_rows,
 )
@@ -89,25 +89,27 @@ class PartWriter:
         self.buckets = buckets
         self.batch_rows = max(1, batch_rows)
         self.parts: list[Part] = []
-        self._buffers: dict[tuple[str, int], list[Row]] = {}
+        self._buffers: dict[tuple[str, int], list[tuple[Any, ...]]] = {}
         self._bucket: dict[str | None, int] = {}
         self._buffered = 0
 
-    def add(self, table: str, rows: Sequence[Row] | tuple[Row, ...]) -> None:
-        buffers = self._buffers
-        known = self._bucket
-        for row in rows:
-            player = row["player"]
-            bucket = known.get(player)
-            if bucket is None:
-                bucket = known[player] = bucket_of(player, self.buckets)
-            key = (table, bucket)
-            buffer = buffers.get(key)
-            if buffer is None:
-                buffer = buffers[key] = []
-            buffer.append(row)
+    active = True
+
+    def add_values(self, table: str, player: str | None,
+                   rows: Sequence[tuple[Any, ...]]) -> None:
+        """Take ``rows`` of ``table``, all of them ``player``'s, each the tuple of its values
+        in column order (:class:`~tichu_analyze.datasets.RowWriter`)."""
+        bucket = self._bucket.get(player)
+        if bucket is None:
+            bucket = self._bucket[player] = bucket_of(player, self.buckets)
+        key = (table, bucket)
+        buffer = self._buffers.get(key)
+        if buffer is None:
+            buffer = self._buffers[key] = []
+        buffer.extend(rows)
         self._buffered += len(rows)
         if self._buffered >= self.batch_rows:
+            buffers = self._buffers
             for key in sorted(buffers, key=lambda k: -len(buffers[k])):
                 self._write(key)
                 if self._buffered <= self.batch_rows // 2:
@@ -117,14 +119,8 @@ class PartWriter:
         table, bucket = key
         rows = self._buffers.pop(key)
         self._buffered -= len(rows)
-        schema = SCHEMAS[table]
-        values = itemgetter(*schema.names)
-        columns = zip(*(values(r) for r in rows), strict=True)
-        data = pa.Table.from_arrays(
-            [pa.array(v, type=f.type) for v, f in zip(columns, schema, strict=True)],
-            schema=schema)
         path = self.folder / f"{len(self.parts):06d}.parquet"
-        pq.write_table(data, path, compression="zstd")
+        pq.write_table(arrow_table(table, rows), path, compression="zstd")
         self.parts.append(Part(table, None, str(path), len(rows), bucket))
 
     def close(self) -> list[Part]:
@@ -154,7 +150,7 @@ def _replay_units(units: list[Unit], variants: frozenset[str],
         found: list[Diagnostic] = []
         try:
             stats: FileStats | LogError = replay_rows(
-                Path(u.path), u.name, writer.add, report=found.append, variants=variants,
+                Path(u.path), u.name, writer, report=found.append, variants=variants,
                 start=u.start, end=u.end if u.ranged else None, first_line=u.first_line)
         except LogError as e:
             stats = e

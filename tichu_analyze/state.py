@@ -19,7 +19,7 @@ them the open dummy (:attr:`RoundState.dummy`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import IntEnum
 
 from .cards import BIT, DOG, DRAGON, RANK_MASK, points
@@ -238,7 +238,6 @@ def score_round(out: list[int], calls: list[str | None], piles: list[int], hands
                       [p0 + c0 + e0, p1 + c1 + e1], list(piles))
 
 
-@dataclass(slots=True)
 class Trick:
     """A finished trick, as told to visitors (``Visitor.visit_trick``).
 
@@ -247,18 +246,32 @@ class Trick:
     trick (it ends at once); ``dragon``: won by the Dragon.
     """
 
-    number: int
-    leader: int
-    winner: int
-    cards: int
-    points: int
-    taken_by: int
-    top: Combo | None  # None only for cards discarded (P002) on an empty table
-    dragon: bool = False
-    dog: bool = False
+    # A plain class, not a dataclass: mypyc compiles its constructor (a dataclass's
+    # __init__ would run interpreted, once per trick).
+    __slots__ = ("number", "leader", "winner", "cards", "points", "taken_by", "top", "dragon",
+                 "dog")
+
+    def __init__(self, number: int, leader: int, winner: int, cards: int, points: int,
+                 taken_by: int, top: Combo | None, dragon: bool = False,
+                 dog: bool = False) -> None:
+        self.number = number
+        self.leader = leader
+        self.winner = winner
+        self.cards = cards
+        self.points = points
+        self.taken_by = taken_by
+        self.top = top  # None only for cards discarded (P002) on an empty table
+        self.dragon = dragon
+        self.dog = dog
+
+    def __repr__(self) -> str:
+        return _repr(self, _TRICK_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Trick) and _fields(self, _TRICK_FIELDS) == _fields(
+            other, _TRICK_FIELDS)
 
 
-@dataclass(slots=True)
 class Step:
     """One event as the engine applied it, as told to visitors (``Visitor.visit_event``).
 
@@ -274,24 +287,61 @@ class Step:
     with no trick on the table). ``diagnostics``: what the event raised.
     """
 
-    index: int
-    line: int
-    event: Event
-    trick: int | None
-    seat: int | None = None
-    combo: Combo | None = None
-    top: Combo | None = None
-    top_seat: int | None = None
-    lead: bool = False
-    out_of_turn: bool = False
-    wish_open: int | None = None
-    wish_play: Combo | None = None
-    wish_fulfilled: bool = False
-    cards_left: int | None = None
-    trick_points: int | None = None
-    went_out: bool = False
-    skipped: bool = False
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # A plain class, not a dataclass: the engine makes one per event for visitors that
+    # follow steps, and mypyc compiles this constructor (a dataclass's __init__ would
+    # run interpreted).
+    __slots__ = ("index", "line", "event", "trick", "seat", "combo", "top", "top_seat", "lead",
+                 "out_of_turn", "wish_open", "wish_play", "wish_fulfilled", "cards_left",
+                 "trick_points", "went_out", "skipped", "diagnostics")
+
+    def __init__(self, index: int, line: int, event: Event, trick: int | None,
+                 seat: int | None = None, combo: Combo | None = None, top: Combo | None = None,
+                 top_seat: int | None = None, lead: bool = False, out_of_turn: bool = False,
+                 wish_open: int | None = None, wish_play: Combo | None = None,
+                 wish_fulfilled: bool = False, cards_left: int | None = None,
+                 trick_points: int | None = None, went_out: bool = False,
+                 skipped: bool = False, diagnostics: list[Diagnostic] | None = None) -> None:
+        self.index = index
+        self.line = line
+        self.event = event
+        self.trick = trick
+        self.seat = seat
+        self.combo = combo
+        self.top = top
+        self.top_seat = top_seat
+        self.lead = lead
+        self.out_of_turn = out_of_turn
+        self.wish_open = wish_open
+        self.wish_play = wish_play
+        self.wish_fulfilled = wish_fulfilled
+        self.cards_left = cards_left
+        self.trick_points = trick_points
+        self.went_out = went_out
+        self.skipped = skipped
+        self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
+
+    def __repr__(self) -> str:
+        return _repr(self, _STEP_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Step) and _fields(self, _STEP_FIELDS) == _fields(
+            other, _STEP_FIELDS)
+
+
+_TRICK_FIELDS = ("number", "leader", "winner", "cards", "points", "taken_by", "top", "dragon",
+                 "dog")
+_STEP_FIELDS = ("index", "line", "event", "trick", "seat", "combo", "top", "top_seat", "lead",
+                "out_of_turn", "wish_open", "wish_play", "wish_fulfilled", "cards_left",
+                "trick_points", "went_out", "skipped", "diagnostics")
+
+
+def _fields(obj: object, names: tuple[str, ...]) -> list[object]:
+    return [getattr(obj, name) for name in names]
+
+
+def _repr(obj: object, names: tuple[str, ...]) -> str:
+    inner = ", ".join(f"{name}={getattr(obj, name)!r}" for name in names)
+    return f"{type(obj).__name__}({inner})"
 
 
 _RECEIVERS: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
