@@ -64,7 +64,7 @@ def test_check_output_is_the_serial_bytes(cluster: str, corpus: list[Path]) -> N
     driven = runner.invoke(app, [*args, "--scheduler", cluster, "--jobs", "2"])
     assert serial.exit_code == driven.exit_code == 1
     assert serial.stdout and driven.stdout == serial.stdout
-    assert "Dask: 2 worker threads" in driven.stderr
+    assert "Dask: 2 workers" in driven.stderr
     summary = [line for line in serial.stderr.splitlines() if "events" in line]
     assert summary[0] in driven.stderr
 

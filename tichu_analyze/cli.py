@@ -277,6 +277,13 @@ def _cannot_write(path: object, e: OSError) -> typer.Exit:
     return fail(f"{path}: cannot write: {e.strerror or e}")
 
 
+def _interrupted(output: object | None) -> typer.Exit:
+    """Ctrl-C: say that the output was not touched; the exit (status 130) to raise."""
+    where = f": {clean(output)} is left as it was" if output is not None else ""
+    err.print(f"interrupted{where}", highlight=False, markup=False)
+    return typer.Exit(130)
+
+
 def _settings(paths: list[Path], config: Path | None, isolated: bool) -> Settings:
     """The configuration in force: --config FILE, else the one found above the first path."""
     from .config import ConfigError, find_config, load_settings
@@ -502,6 +509,8 @@ def check(
             out.flush()
     except DriverError as e:
         raise fail(str(e)) from None
+    except KeyboardInterrupt:
+        raise _interrupted(output) from None
     except OutputClosed:
         # the reader has all it wanted (... | head): stop quietly, like other Unix tools
         _quiet_stop()
@@ -709,8 +718,7 @@ def ingest(
     except (DatasetError, DriverError) as e:
         raise fail(str(e)) from None
     except KeyboardInterrupt:
-        err.print(f"interrupted: {out} is left as it was", highlight=False, markup=False)
-        raise typer.Exit(130) from None
+        raise _interrupted(out) from None
     for problem in result.errors:
         err.print(f"[bold red]error:[/] {escape(clean(problem))}", highlight=False)
     if result.skipped:
@@ -1105,6 +1113,8 @@ def convert(
         raise fail(str(e)) from None
     except OutputError as e:
         raise fail(str(e)) from None
+    except KeyboardInterrupt:
+        raise _interrupted(output) from None
     found = len(files)
     err.print(f"wrote {plural(n, 'event')} of {plural(games, 'game')} to {clean(output)}"
               + (f" ({found} .tch files found, {unreadable} could not be read)"
