@@ -22,7 +22,14 @@ from typer import _click as click
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from . import __version__
-from .atomicfile import Guarded, OutputClosed, OutputError, atomic_writer, write_atomic
+from .atomicfile import (
+    Guarded,
+    OutputClosed,
+    OutputError,
+    atomic_writer,
+    not_a_folder,
+    write_atomic,
+)
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .driver import Backend, DriverError, backend
 from .logfile import LogError, find_logs
@@ -694,6 +701,9 @@ def ingest(
 
     variants = _variants(variant)
     files = _log_files(paths)
+    unusable = not_a_folder(out)
+    if unusable is not None:
+        raise fail(unusable)
     counts: Counter[str] = Counter()
 
     def report(d: Diagnostic) -> None:
@@ -902,6 +912,14 @@ def report(
     if output_format is ReportFormat.HTML and output is None:
         raise fail("the html report needs --output FILE.html or --output DIR/ "
                    "(or use --format text)")
+    if (output_format is ReportFormat.HTML and output is not None and not _is_site(output)
+            and Path(output).suffix.lower() not in (".html", ".htm")):
+        raise fail(f"{output}: the html report is written to FILE.html (one page) or DIR/ "
+                   "(a site); for a text report add --format text")
+    if output_format is ReportFormat.HTML and output is not None and _is_site(output):
+        problem = not_a_folder(output)
+        if problem is not None:
+            raise fail(problem)
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))
@@ -911,8 +929,7 @@ def report(
                 from .site import write_site
 
                 index = write_site(ds, output, player, filters,
-                                   progress=lambda m: err.print(m, highlight=False,
-                                                                markup=False))
+                                   show_progress=err.is_terminal)
                 err.print(f"wrote {index}", highlight=False, markup=False)
                 return
             write_html(ds, output, player, filters)
