@@ -22,3 +22,27 @@ def test_ingest_into_a_file_says_so(tmp_path: Path) -> None:
     assert f"{tmp_path / 'afile'} is a file, not a folder" in result.output
     assert "Errno" not in result.output
     assert (tmp_path / "afile").read_text() == "x"
+
+
+TCH = ROOT / "tests" / "fuzz" / "seeds" / "2417500.tch"
+
+
+def test_convert_leaves_out_a_game_id_already_written(tmp_path: Path) -> None:
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "2417500.tch").write_bytes(TCH.read_bytes())
+    one = runner.invoke(app, ["convert", str(tmp_path / "a"), "-o", str(tmp_path / "one.jsonl")])
+    assert one.exit_code == 0, one.output
+    result = runner.invoke(app, ["convert", str(tmp_path), "-o", str(tmp_path / "dup.jsonl")])
+    assert result.exit_code == 1
+    message = " ".join(result.output.split())
+    assert (f"{tmp_path / 'b' / '2417500.tch'}: game 2417500 was already written from "
+            f"{tmp_path / 'a' / '2417500.tch'}") in message
+    assert (tmp_path / "dup.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+    check = runner.invoke(app, ["check", str(tmp_path / "dup.jsonl"), "-q"])
+    assert "L006" not in check.output
+
+
+def test_convert_help_has_the_exit_status() -> None:
+    result = runner.invoke(app, ["convert", "--help"], env={"COLUMNS": "200"})
+    assert "Exit status: 0" in result.output and "130" in result.output

@@ -1094,11 +1094,17 @@ def convert(
     missing passes, a Tichu logged one move late, the Phoenix's rank not
     recorded) are normalized; genuine violations are kept for 'check' to find.
     Lines the converter cannot understand are listed on stderr and the rest of
-    their round is left out. 'check' and the other commands also read .tch
+    their round is left out. A game id (the file name) already written is
+    left out, naming both files. 'check' and the other commands also read .tch
     files directly, with diagnostics pointing at the .tch lines.
+
+    Exit status: 0 when every game was converted whole, 1 when lines could not be
+    understood or a game id was written already (the rest is written), 2 when an
+    argument or a file could not be used, 130 when interrupted (the output is
+    left as it was).
     """
     from .driver import convert_task, plan, run
-    from .logfile import is_tch, write_lines
+    from .logfile import is_tch, tch_game_id, write_lines
 
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]
@@ -1109,6 +1115,7 @@ def convert(
     problems = 0
     unreadable = 0
     games = 0
+    written: dict[str, Path] = {}  # game id: the file it was converted from
 
     def lines(on: Backend) -> Iterator[bytes]:
         nonlocal problems, unreadable, games
@@ -1116,6 +1123,14 @@ def convert(
             if isinstance(done.stats, LogError):
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(clean(done.stats))}", highlight=False)
+                continue
+            game = tch_game_id(done.path)
+            first = written.setdefault(game, done.path)
+            if first is not done.path:
+                problems += 1
+                err.print(f"[bold red]error:[/] {escape(clean(done.path))}: game "
+                          f"{escape(clean(game))} was already written from "
+                          f"{escape(clean(first))}; this copy is left out", highlight=False)
                 continue
             games += 1
             for note in done.notes:
