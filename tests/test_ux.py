@@ -46,3 +46,22 @@ def test_convert_leaves_out_a_game_id_already_written(tmp_path: Path) -> None:
 def test_convert_help_has_the_exit_status() -> None:
     result = runner.invoke(app, ["convert", "--help"], env={"COLUMNS": "200"})
     assert "Exit status: 0" in result.output and "130" in result.output
+
+
+def test_a_truncated_gz_log_is_read_to_the_cut(tmp_path: Path) -> None:
+    """As a truncated .zst: the lines before the cut are checked, the cut line is L001,
+    and the file counts as read (it ended the whole file with 'cannot read')."""
+    import gzip
+
+    data = (SAMPLES / "wish-ignored-phoenix-pair.jsonl").read_bytes() * 3
+    lines = data.count(b"\n")
+    packed = gzip.compress(data)
+    (tmp_path / "cut.jsonl.gz").write_bytes(packed[: len(packed) * 2 // 3])
+    result = runner.invoke(app, ["check", str(tmp_path / "cut.jsonl.gz"), "-f", "json",
+                                 "--select", "L001"])
+    assert result.exit_code == 1, result.output
+    assert "cannot read" not in result.output
+    assert "1 file," in result.output and "0 of 1" not in result.output
+    l001 = [line for line in result.output.splitlines() if '"L001"' in line]
+    assert len(l001) == 1 and "truncated" in l001[0], result.output
+    assert 1 < int(l001[0].split('"line": ')[1].split(",")[0]) <= lines  # at the cut
