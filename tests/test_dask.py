@@ -141,6 +141,18 @@ def test_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch)
         DaskBackend("tcp://127.0.0.1:9", 1, timeout=1)
 
 
+def test_a_refused_connection_fails_at_once() -> None:
+    """Nothing listens at the port: the error comes from a first probe, with the reason,
+    not after the client's timeout (60 s here) of trying again and again."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # free again once closed: nothing listens there
+    with pytest.raises(DriverError, match=f"at tcp://127.0.0.1:{port}: Connection refused"):
+        DaskBackend(f"tcp://127.0.0.1:{port}", 1, timeout=60)
+
+
 def test_a_worker_without_the_package_is_a_clear_error(threads: str,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     from tichu_analyze import driver

@@ -349,6 +349,7 @@ class DaskBackend:
                     raise
                 self._client = distributed.Client(self._cluster, set_as_default=False)
             else:
+                _refused(scheduler)
                 self._client = distributed.Client(scheduler, timeout=timeout,
                                                   set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:
@@ -397,6 +398,29 @@ class DaskBackend:
         if self._cluster is not None:
             self._cluster.close()
             self._cluster = None
+
+
+def _refused(address: str) -> None:
+    """OSError at once when nothing listens at a ``tcp://HOST:PORT`` address (the Dask
+    client would try again and again until its timeout); a host that does not answer
+    within a few seconds is left to the client, whose timeout is longer."""
+    import socket
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return
+    if parts.scheme != "tcp" or not host or port is None:
+        return
+    try:
+        with socket.create_connection((host, port), timeout=5):
+            pass
+    except TimeoutError:
+        return
+    except OSError as e:
+        raise OSError(e.strerror or str(e)) from None
 
 
 @contextmanager
