@@ -65,3 +65,42 @@ def test_a_truncated_gz_log_is_read_to_the_cut(tmp_path: Path) -> None:
     l001 = [line for line in result.output.splitlines() if '"L001"' in line]
     assert len(l001) == 1 and "truncated" in l001[0], result.output
     assert 1 < int(l001[0].split('"line": ')[1].split(",")[0]) <= lines  # at the cut
+
+
+def test_games_and_plot_agree_that_a_tch_game_was_won(tmp_path: Path) -> None:
+    """A .tch log records no game_end; the engine finds team 1 won (1110-590), as the
+    datasets and 'plot --kind score' say: 'games' calls it complete."""
+    from tichu_analyze.datasets import ingest, scan
+
+    result = runner.invoke(app, ["games", str(TCH), "-f", "json"])
+    assert result.exit_code == 0
+    assert '"complete": true' in result.output and '"score": [590, 1110]' in result.output
+    assert ingest([TCH], tmp_path / "ds").written
+    won = scan(tmp_path / "ds", "games").collect()
+    assert sorted(set(won.select("team", "won").iter_rows())) == [(0, False), (1, True)]
+
+
+def test_a_file_without_games_and_a_folder_without_logs_are_said(tmp_path: Path) -> None:
+    (tmp_path / "other.json").write_text('{"name": "not a game"}\n')
+    result = runner.invoke(app, ["games", str(tmp_path / "other.json")])
+    assert f"{tmp_path / 'other.json'}: no games found" in " ".join(result.output.split())
+    (tmp_path / "empty").mkdir()
+    result = runner.invoke(app, ["check", str(tmp_path / "empty")])
+    assert result.exit_code == 2
+    assert f"no log files found in {tmp_path / 'empty'}" in " ".join(result.output.split())
+
+
+def test_an_unknown_game_lists_the_games_once_each(tmp_path: Path) -> None:
+    import pytest
+
+    from tichu_analyze.datasets import DatasetError, ingest
+    from tichu_analyze.logfile import find_logs
+    from tichu_analyze.stats import Dataset
+
+    assert ingest(find_logs([SAMPLES]), tmp_path / "ds").written
+    with pytest.raises(DatasetError) as caught:
+        Dataset.load(tmp_path / "ds").find_game("nosuch")
+    listed = str(caught.value).split("the games are: ")[1].split(", ")
+    assert len(listed) == len(set(listed))
+    assert "g1" not in listed and f"{SAMPLES / 'card-not-held.jsonl'}:g1" in listed
+    assert "2417500" in listed

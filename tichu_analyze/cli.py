@@ -216,7 +216,9 @@ def _log_files(paths: list[Path]) -> list[Path]:
     except LogError as e:
         raise fail(str(e)) from None
     if not files:
-        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+        where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+        raise fail(f"no log files found in {where} (looked for .jsonl, .jsonl.gz, "
+                   ".jsonl.zst, .tch)")
     return files
 
 
@@ -1036,7 +1038,8 @@ def games(
     """List the games of the logs, one line each, with their score and diagnostics.
 
     Each line gives the file, the game id, the players, the rounds, whether the game is
-    complete (its game_end was recorded), the final score and the diagnostics by severity.
+    complete (its game_end was recorded, or a team reached the target), the final score
+    and the diagnostics by severity.
     The score is the replayed one (the recorded one where a round could not be scored).
     Use a game id with 'tichu-analyze replay LOG --game GAME'.
 
@@ -1057,6 +1060,9 @@ def games(
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
                 continue
+            if not found:
+                err.print(f"{clean(path)}: no games found (no game_start event, nor a "
+                          ".tch game)", highlight=False, markup=False)
             for g in found:
                 if output_format is GamesFormat.JSON:
                     print(json.dumps(g.as_dict(), ensure_ascii=False))
