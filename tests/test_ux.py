@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
@@ -91,8 +92,6 @@ def test_a_file_without_games_and_a_folder_without_logs_are_said(tmp_path: Path)
 
 
 def test_an_unknown_game_lists_the_games_once_each(tmp_path: Path) -> None:
-    import pytest
-
     from tichu_analyze.datasets import DatasetError, ingest
     from tichu_analyze.logfile import find_logs
     from tichu_analyze.stats import Dataset
@@ -104,3 +103,29 @@ def test_an_unknown_game_lists_the_games_once_each(tmp_path: Path) -> None:
     assert len(listed) == len(set(listed))
     assert "g1" not in listed and f"{SAMPLES / 'card-not-held.jsonl'}:g1" in listed
     assert "2417500" in listed
+
+
+def test_simulate_counts_the_games_on_a_bar(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bar counts the games as they are written; it is shown on a terminal only."""
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from tichu_analyze import progress
+
+    columns = progress.count_bar(True).columns
+    bars: list[tuple[bool, Progress]] = []
+
+    def recorded(show: bool) -> Progress:
+        bar = Progress(*columns, console=Console(file=io.StringIO(), force_terminal=True))
+        bars.append((show, bar))
+        return bar
+
+    monkeypatch.setattr(progress, "count_bar", recorded)
+    result = runner.invoke(app, ["simulate", "-n", "3", "-o", str(tmp_path / "s.jsonl")])
+    assert result.exit_code == 0, result.output
+    [(show, bar)] = bars
+    assert show is False  # not a terminal here
+    assert bar.tasks[0].total == bar.tasks[0].completed == 3

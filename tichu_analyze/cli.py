@@ -644,14 +644,24 @@ def simulate(
 ) -> None:
     """Write simulated games played by seeded bots, as a format-1 log."""
     from .logfile import write_log
+    from .progress import count_bar
     from .simulate import simulate as run
 
     try:
         events = run(games, seed, players=players, variants=variant or (), target=target)
     except ValueError as e:
         raise fail(str(e)) from None
+
+    def counted(advance: Callable[[], None]) -> Iterator[dict[str, object]]:
+        for event in events:
+            yield event
+            if event.get("type") == "game_end":
+                advance()
+
     try:
-        write_log(events, output)
+        with count_bar(err.is_terminal) as bar:
+            task = bar.add_task("simulating games", total=games)
+            write_log(counted(lambda: bar.advance(task)), output)
     except OutputError as e:
         raise fail(str(e)) from None
     err.print(f"wrote {plural(games, 'game')} to {output}", highlight=False)
