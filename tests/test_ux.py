@@ -129,3 +129,11 @@ def test_simulate_counts_the_games_on_a_bar(tmp_path: Path,
     [(show, bar)] = bars
     assert show is False  # not a terminal here
     assert bar.tasks[0].total == bar.tasks[0].completed == 3
+
+
+def test_a_bad_choice_reads_naturally() -> None:
+    result = runner.invoke(app, ["check", "--format", "xml", str(SAMPLES)])
+    assert result.exit_code == 2
+    message = " ".join(result.output.replace("│", " ").split())
+    assert "'xml' is not one of 'text', 'full', 'json', 'sarif', 'github'" in message
+    assert "Value error" not in message

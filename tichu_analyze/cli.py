@@ -122,6 +122,13 @@ class _Command(TyperCommand):
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
         return _plain_params(super().get_params(ctx))
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except typer.BadParameter as e:  # typer's validation: "Value error, 'x' is not ..."
+            e.message = e.message.removeprefix("Value error, ")
+            raise
+
 
 class _Group(TyperGroup):
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
