@@ -339,14 +339,10 @@ class DaskBackend:
         self.processes = 0
         try:
             if scheduler == "local":
-                try:
-                    with _workers_ignore_ctrl_c():
-                        self._cluster = distributed.LocalCluster(
-                            n_workers=jobs, threads_per_worker=1, processes=True,
-                            dashboard_address=":0", silence_logs=50)
-                except KeyboardInterrupt:  # Ctrl-C while the cluster started
-                    self.close()
-                    raise
+                with _workers_ignore_ctrl_c():
+                    self._cluster = distributed.LocalCluster(
+                        n_workers=jobs, threads_per_worker=1, processes=True,
+                        dashboard_address=":0", silence_logs=50)
                 self._client = distributed.Client(self._cluster, set_as_default=False)
             else:
                 _refused(scheduler)
@@ -359,8 +355,15 @@ class DaskBackend:
             self.close()
             raise DriverError(f"cannot start the Dask cluster ({describe(e)}); a script that "
                               "starts one must do it under if __name__ == '__main__'") from None
+        except KeyboardInterrupt:  # Ctrl-C while the cluster started
+            self.close()
+            raise
         self.dashboard = _dashboard(self._client)
-        self.workers = self._check_workers(scheduler, timeout)
+        try:
+            self.workers = self._check_workers(scheduler, timeout)
+        except KeyboardInterrupt:
+            self.close()
+            raise
 
     def _check_workers(self, scheduler: str, timeout: float) -> int:
         from . import __version__
