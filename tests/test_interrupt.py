@@ -147,3 +147,19 @@ def test_closing_with_tasks_running_ends_the_workers() -> None:
     futures = [on.submit(_forever) for _ in range(3)]
     on.close()
     assert all(f.done() for f in futures)
+
+
+def test_report_site_stops_on_ctrl_c(tmp_path: Path, many: list[str]) -> None:
+    """Ctrl-C while a site is written over an earlier one: the earlier site stays whole,
+    the temporary folder goes."""
+    from tichu_analyze.datasets import ingest
+
+    assert ingest([Path(many[1])], tmp_path / "ds").written
+    (tmp_path / "site").mkdir()
+    (tmp_path / "site" / "index.html").write_text("the earlier site")
+    status, stderr = _interrupt(["report", "ds", "-o", "site/"], tmp_path,
+                                lambda _out, _err: any(tmp_path.glob(".site.*.site")))
+    _interrupted_cleanly(status, stderr, "site/")
+    assert [p.name for p in (tmp_path / "site").iterdir()] == ["index.html"]
+    assert (tmp_path / "site" / "index.html").read_text() == "the earlier site"
+    assert not any(tmp_path.glob(".site.*"))

@@ -873,7 +873,8 @@ def plot(
 
 @contextmanager
 def _reading_dataset(output: object) -> Iterator[None]:
-    """A bad dataset, or an output that cannot be written, as a one-line error (exit 2)."""
+    """A bad dataset, or an output that cannot be written, as a one-line error (exit 2);
+    Ctrl-C as ``interrupted: OUTPUT is left as it was`` (exit 130)."""
     from .datasets import DatasetError
 
     try:
@@ -882,6 +883,8 @@ def _reading_dataset(output: object) -> Iterator[None]:
         raise fail(str(e)) from None
     except OSError as e:  # outputs fail with OutputError: this is the dataset
         raise fail(f"{e.filename or 'the dataset'}: cannot read: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        raise _interrupted(output) from None
 
 
 class ReportFormat(StrEnum):
