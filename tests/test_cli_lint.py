@@ -345,17 +345,18 @@ def test_output_error_names_the_users_path(tmp_path: Path) -> None:
     assert code == 2 and "is a directory" in err and "Traceback" not in err
 
 
-def test_truncated_gzip_is_counted_as_unread(tmp_path: Path) -> None:
+def test_truncated_gzip_is_read_to_the_cut(tmp_path: Path) -> None:
+    """As a truncated .zst: the games before the cut are checked, the cut line is L001
+    (exit status 1), and the file counts as read."""
     whole = gzip.compress((SAMPLES / "simulated-5-games.jsonl").read_bytes())
     bad = tmp_path / "cut.jsonl.gz"
     bad.write_bytes(whole[: len(whole) // 2])
-    code, _, err = run("check", str(bad), str(LATE))
-    assert code == 2
-    assert "cut.jsonl.gz: cannot read" in flat(err)
-    assert "1 of 2 files read" in flat(err) and "0 files" not in err
+    code, out, err = run("check", str(bad), str(LATE))
+    assert code == 1
+    assert "cannot read" not in err and "2 files," in flat(err)
+    assert "cut.jsonl.gz:" in out and "L001 invalid-json" in out
     code, _, err = run("check", str(bad))
-    assert code == 2 and "0 of 1 file read" in flat(err)
-    assert "no diagnostics in what could be read" in flat(err)
+    assert code == 1 and "1 file," in flat(err) and "0 of 1" not in flat(err)
 
 
 def test_singular_wording(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def test_check_output_is_the_serial_bytes(cluster: str, corpus: list[Path]) -> N
     driven = runner.invoke(app, [*args, "--scheduler", cluster, "--jobs", "2"])
     assert serial.exit_code == driven.exit_code == 1
     assert serial.stdout and driven.stdout == serial.stdout
-    assert "Dask: 2 worker threads" in driven.stderr
+    assert "Dask: 2 workers" in driven.stderr
     summary = [line for line in serial.stderr.splitlines() if "events" in line]
     assert summary[0] in driven.stderr
 
@@ -139,6 +139,18 @@ def test_a_failing_task_commits_nothing(threads: str, corpus: list[Path], tmp_pa
 def test_unreachable_scheduler_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(DriverError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         DaskBackend("tcp://127.0.0.1:9", 1, timeout=1)
+
+
+def test_a_refused_connection_fails_at_once() -> None:
+    """Nothing listens at the port: the error comes from a first probe, with the reason,
+    not after the client's timeout (60 s here) of trying again and again."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # free again once closed: nothing listens there
+    with pytest.raises(DriverError, match=f"at tcp://127.0.0.1:{port}: Connection refused"):
+        DaskBackend(f"tcp://127.0.0.1:{port}", 1, timeout=60)
 
 
 def test_a_worker_without_the_package_is_a_clear_error(threads: str,

@@ -266,6 +266,10 @@ def test_every_output_to_a_directory_or_bad_path_is_a_clear_error(
     blocker.write_text("x", encoding="utf-8")
     bad = blocker / target.name
     code, _, err = run(*args, "-o", str(bad))
+    if args == ["report", str(dataset)]:  # the html report is FILE.html or DIR/
+        assert code == 2 and f"{bad}: the html report is written to FILE.html" in err
+        bad = blocker / "out.html"
+        code, _, err = run(*args, "-o", str(bad))
     assert code == 2 and f"{bad}: cannot write" in err and ".tmp" not in err
 
 

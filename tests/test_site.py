@@ -439,3 +439,100 @@ def test_text_player_column_keeps_the_name(logs: Path, tmp_path: Path,
     assert result.exit_code == 0, result.output
     assert HOSTILE in result.output  # on one line, not folded into pieces
     assert "Expected value of Tichu calls" in result.output
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def test_an_interrupted_rewrite_leaves_the_earlier_site(hand: Dataset, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C halfway through writing a site over an earlier one: the earlier site is
+    left whole, and no temporary folder stays behind."""
+    from tichu_analyze import site
+
+    write_site(hand, tmp_path / "site", max_games=2)
+    before = _tree(tmp_path / "site")
+    written: list[str] = []
+
+    def interrupted(*args: object) -> str:
+        written.append("page")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(site, "_player_page", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_site(hand, tmp_path / "site", max_games=1)
+    assert written  # it was interrupted after the game pages were written
+    assert _tree(tmp_path / "site") == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_an_interrupted_new_site_leaves_nothing(hand: Dataset, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from tichu_analyze import site
+
+    def interrupted(*args: object) -> str:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as mp:
+        mp.setattr(site, "_player_page", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            write_site(hand, tmp_path / "new" / "site")
+    assert list((tmp_path / "new").iterdir()) == []
+    index = write_site(hand, tmp_path / "new" / "site")  # the next run is not refused
+    assert index.is_file()
+
+
+def test_a_killed_runs_temporary_folder_is_removed(hand: Dataset, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    left = tmp_path / f".site.{gone}.0123abcd.site"
+    (left / "games").mkdir(parents=True)
+    (left / "games" / "g0001.html").write_text("half")
+    index = write_site(hand, tmp_path / "site")
+    assert index.is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
+
+
+def test_site_progress_bar_counts_the_pages(hand: Dataset, tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from tichu_analyze import progress
+
+    shown = io.StringIO()
+    bars: list[Progress] = []
+    columns = progress.count_bar(True).columns
+
+    def visible(show: bool) -> Progress:
+        assert show
+        bar = Progress(*columns, transient=False,
+                       console=Console(file=shown, force_terminal=True, width=120))
+        bars.append(bar)
+        return bar
+
+    monkeypatch.setattr(progress, "count_bar", visible)
+    write_site(hand, tmp_path / "site", show_progress=True)
+    pages = sum(1 for p in (tmp_path / "site").rglob("*.html"))
+    missing = len(hand.rounds.select("file", "game", "round").unique())  # no log: no page
+    task = bars[0].tasks[0]
+    assert task.total == task.completed == pages + missing
+    assert f"{pages + missing}/{pages + missing}" in shown.getvalue()
+
+
+def test_cli_site_output_errors_are_clear(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    site = str(tmp_path / "afile" / "site") + "/"
+    result = runner.invoke(app, ["report", str(SAMPLES), "-o", site])
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'afile'} is a file, not a folder" in result.output
+    result = runner.invoke(app, ["report", str(SAMPLES), "-o", str(tmp_path / "out.txt")])
+    assert result.exit_code == 2
+    assert "--format text" in result.output
+    assert not (tmp_path / "out.txt").exists()

@@ -72,6 +72,18 @@ def remove_stale(path: Path, pattern: str) -> int:
     return found
 
 
+def not_a_folder(path: str | os.PathLike[str]) -> str | None:
+    """Why the folder ``path`` cannot be made, when ``path`` or the first of its parents
+    that exists is not a directory (``PATH: X is a file, not a folder``); else None."""
+    for p in (Path(path), *Path(path).parents):
+        if os.path.lexists(p):
+            if p.is_dir():
+                return None
+            return f"{p} is a file, not a folder" if p == Path(path) else \
+                f"{path}: {p} is a file, not a folder"
+    return None
+
+
 def temp_pattern(path: Path) -> str:
     """The names :func:`atomic_writer` gives its temporary files for ``path`` (this and
     the earlier ``.NAME.PID.tmp``)."""

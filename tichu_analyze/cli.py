@@ -22,7 +22,14 @@ from typer import _click as click
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from . import __version__
-from .atomicfile import Guarded, OutputClosed, OutputError, atomic_writer, write_atomic
+from .atomicfile import (
+    Guarded,
+    OutputClosed,
+    OutputError,
+    atomic_writer,
+    not_a_folder,
+    write_atomic,
+)
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .driver import Backend, DriverError, backend
 from .logfile import LogError, find_logs
@@ -114,6 +121,13 @@ class _Command(TyperCommand):
 
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
         return _plain_params(super().get_params(ctx))
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except typer.BadParameter as e:  # typer's validation: "Value error, 'x' is not ..."
+            e.message = e.message.removeprefix("Value error, ")
+            raise
 
 
 class _Group(TyperGroup):
@@ -209,7 +223,9 @@ def _log_files(paths: list[Path]) -> list[Path]:
     except LogError as e:
         raise fail(str(e)) from None
     if not files:
-        raise fail("no log files found (looked for .jsonl, .jsonl.gz, .jsonl.zst, .tch)")
+        where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+        raise fail(f"no log files found in {where} (looked for .jsonl, .jsonl.gz, "
+                   ".jsonl.zst, .tch)")
     return files
 
 
@@ -275,6 +291,13 @@ def _quiet_stop() -> None:
 def _cannot_write(path: object, e: OSError) -> typer.Exit:
     """``PATH: cannot write: REASON`` naming the path the user gave (not a temporary one)."""
     return fail(f"{path}: cannot write: {e.strerror or e}")
+
+
+def _interrupted(output: object | None) -> typer.Exit:
+    """Ctrl-C: say that the output was not touched; the exit (status 130) to raise."""
+    where = f": {clean(output)} is left as it was" if output is not None else ""
+    err.print(f"interrupted{where}", highlight=False, markup=False)
+    return typer.Exit(130)
 
 
 def _settings(paths: list[Path], config: Path | None, isolated: bool) -> Settings:
@@ -502,6 +525,8 @@ def check(
             out.flush()
     except DriverError as e:
         raise fail(str(e)) from None
+    except KeyboardInterrupt:
+        raise _interrupted(output) from None
     except OutputClosed:
         # the reader has all it wanted (... | head): stop quietly, like other Unix tools
         _quiet_stop()
@@ -626,14 +651,24 @@ def simulate(
 ) -> None:
     """Write simulated games played by seeded bots, as a format-1 log."""
     from .logfile import write_log
+    from .progress import count_bar
     from .simulate import simulate as run
 
     try:
         events = run(games, seed, players=players, variants=variant or (), target=target)
     except ValueError as e:
         raise fail(str(e)) from None
+
+    def counted(advance: Callable[[], None]) -> Iterator[dict[str, object]]:
+        for event in events:
+            yield event
+            if event.get("type") == "game_end":
+                advance()
+
     try:
-        write_log(events, output)
+        with count_bar(err.is_terminal) as bar:
+            task = bar.add_task("simulating games", total=games)
+            write_log(counted(lambda: bar.advance(task)), output)
     except OutputError as e:
         raise fail(str(e)) from None
     err.print(f"wrote {plural(games, 'game')} to {output}", highlight=False)
@@ -685,6 +720,9 @@ def ingest(
 
     variants = _variants(variant)
     files = _log_files(paths)
+    unusable = not_a_folder(out)
+    if unusable is not None:
+        raise fail(unusable)
     counts: Counter[str] = Counter()
 
     def report(d: Diagnostic) -> None:
@@ -709,8 +747,7 @@ def ingest(
     except (DatasetError, DriverError) as e:
         raise fail(str(e)) from None
     except KeyboardInterrupt:
-        err.print(f"interrupted: {out} is left as it was", highlight=False, markup=False)
-        raise typer.Exit(130) from None
+        raise _interrupted(out) from None
     for problem in result.errors:
         err.print(f"[bold red]error:[/] {escape(clean(problem))}", highlight=False)
     if result.skipped:
@@ -836,7 +873,8 @@ def plot(
 
 @contextmanager
 def _reading_dataset(output: object) -> Iterator[None]:
-    """A bad dataset, or an output that cannot be written, as a one-line error (exit 2)."""
+    """A bad dataset, or an output that cannot be written, as a one-line error (exit 2);
+    Ctrl-C as ``interrupted: OUTPUT is left as it was`` (exit 130)."""
     from .datasets import DatasetError
 
     try:
@@ -845,6 +883,8 @@ def _reading_dataset(output: object) -> Iterator[None]:
         raise fail(str(e)) from None
     except OSError as e:  # outputs fail with OutputError: this is the dataset
         raise fail(f"{e.filename or 'the dataset'}: cannot read: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        raise _interrupted(output) from None
 
 
 class ReportFormat(StrEnum):
@@ -894,6 +934,14 @@ def report(
     if output_format is ReportFormat.HTML and output is None:
         raise fail("the html report needs --output FILE.html or --output DIR/ "
                    "(or use --format text)")
+    if (output_format is ReportFormat.HTML and output is not None and not _is_site(output)
+            and Path(output).suffix.lower() not in (".html", ".htm")):
+        raise fail(f"{output}: the html report is written to FILE.html (one page) or DIR/ "
+                   "(a site); for a text report add --format text")
+    if output_format is ReportFormat.HTML and output is not None and _is_site(output):
+        problem = not_a_folder(output)
+        if problem is not None:
+            raise fail(problem)
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))
@@ -903,8 +951,7 @@ def report(
                 from .site import write_site
 
                 index = write_site(ds, output, player, filters,
-                                   progress=lambda m: err.print(m, highlight=False,
-                                                                markup=False))
+                                   show_progress=err.is_terminal)
                 err.print(f"wrote {index}", highlight=False, markup=False)
                 return
             write_html(ds, output, player, filters)
@@ -1011,7 +1058,8 @@ def games(
     """List the games of the logs, one line each, with their score and diagnostics.
 
     Each line gives the file, the game id, the players, the rounds, whether the game is
-    complete (its game_end was recorded), the final score and the diagnostics by severity.
+    complete (its game_end was recorded, or a team reached the target), the final score
+    and the diagnostics by severity.
     The score is the replayed one (the recorded one where a round could not be scored).
     Use a game id with 'tichu-analyze replay LOG --game GAME'.
 
@@ -1032,6 +1080,9 @@ def games(
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
                 continue
+            if not found:
+                err.print(f"{clean(path)}: no games found (no game_start event, nor a "
+                          ".tch game)", highlight=False, markup=False)
             for g in found:
                 if output_format is GamesFormat.JSON:
                     print(json.dumps(g.as_dict(), ensure_ascii=False))
@@ -1069,11 +1120,17 @@ def convert(
     missing passes, a Tichu logged one move late, the Phoenix's rank not
     recorded) are normalized; genuine violations are kept for 'check' to find.
     Lines the converter cannot understand are listed on stderr and the rest of
-    their round is left out. 'check' and the other commands also read .tch
+    their round is left out. A game id (the file name) already written is
+    left out, naming both files. 'check' and the other commands also read .tch
     files directly, with diagnostics pointing at the .tch lines.
+
+    Exit status: 0 when every game was converted whole, 1 when lines could not be
+    understood or a game id was written already (the rest is written), 2 when an
+    argument or a file could not be used, 130 when interrupted (the output is
+    left as it was).
     """
     from .driver import convert_task, plan, run
-    from .logfile import is_tch, write_lines
+    from .logfile import is_tch, tch_game_id, write_lines
 
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]
@@ -1084,6 +1141,7 @@ def convert(
     problems = 0
     unreadable = 0
     games = 0
+    written: dict[str, Path] = {}  # game id: the file it was converted from
 
     def lines(on: Backend) -> Iterator[bytes]:
         nonlocal problems, unreadable, games
@@ -1091,6 +1149,14 @@ def convert(
             if isinstance(done.stats, LogError):
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(clean(done.stats))}", highlight=False)
+                continue
+            game = tch_game_id(done.path)
+            first = written.setdefault(game, done.path)
+            if first is not done.path:
+                problems += 1
+                err.print(f"[bold red]error:[/] {escape(clean(done.path))}: game "
+                          f"{escape(clean(game))} was already written from "
+                          f"{escape(clean(first))}; this copy is left out", highlight=False)
                 continue
             games += 1
             for note in done.notes:
@@ -1105,6 +1171,8 @@ def convert(
         raise fail(str(e)) from None
     except OutputError as e:
         raise fail(str(e)) from None
+    except KeyboardInterrupt:
+        raise _interrupted(output) from None
     found = len(files)
     err.print(f"wrote {plural(n, 'event')} of {plural(games, 'game')} to {clean(output)}"
               + (f" ({found} .tch files found, {unreadable} could not be read)"

@@ -29,7 +29,7 @@ import signal
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -217,9 +217,21 @@ def _size(path: Path) -> int:
 
 
 class _Future(Protocol):
-    def result(self) -> Any: ...
+    def result(self, timeout: float | None = None) -> Any: ...
+
+    def done(self) -> bool: ...
 
     def cancel(self) -> Any: ...
+
+
+def wait_result(future: _Future) -> Any:
+    """The task's value (or its exception), waited for in short steps: a wait without end
+    is not woken by a Ctrl-C that the system delivers to another thread of this process
+    (an executor's or Dask's), so the interruption would wait for the task."""
+    while not future.done():
+        with suppress(Exception):  # not done yet; or done and raised: below
+            future.result(timeout=0.2)
+    return future.result()
 
 
 class Backend(Protocol):
@@ -240,7 +252,10 @@ class _Done:
         self._call: tuple[Callable[..., Any], tuple[Any, ...]] | None = (fn, args)
         self._value: Any = None
 
-    def result(self) -> Any:
+    def done(self) -> bool:
+        return True  # run by result(), at once
+
+    def result(self, timeout: float | None = None) -> Any:
         if self._call is not None:
             fn, args = self._call
             self._call = None
@@ -266,21 +281,42 @@ class SerialBackend:
 
 
 class ProcessBackend:
-    """Tasks run in ``jobs`` local worker processes (``--jobs``)."""
+    """Tasks run in ``jobs`` local worker processes (``--jobs``). The workers ignore
+    Ctrl-C (it reaches the whole process group): this process acts on it, and
+    :meth:`close` with tasks still running (an interruption, an error) ends the workers
+    at once instead of waiting for their tasks."""
 
     dashboard: str | None = None
 
     def __init__(self, jobs: int) -> None:
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import Future, ProcessPoolExecutor
 
         self.workers = jobs
-        self._pool = ProcessPoolExecutor(max_workers=jobs)
+        self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_ctrl_c)
+        self._futures: list[Future[Any]] = []
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> _Future:
-        return self._pool.submit(fn, *args)
+        with _ctrl_c_deferred():  # the pool may fork a worker
+            future = self._pool.submit(fn, *args)
+            self._futures = [f for f in self._futures if not f.done()]
+            self._futures.append(future)
+        return future
 
     def close(self) -> None:
+        if any(not f.done() for f in self._futures):
+            # the workers' processes (a private attribute: Python 3.14 has terminate_workers)
+            for pid in list(getattr(self._pool, "_processes", None) or {}):
+                with suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+        self._futures = []
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ignore_ctrl_c() -> None:
+    """In a worker process: leave Ctrl-C to the process that started it, and end quietly
+    on SIGTERM (a forked worker inherits the handlers of its parent)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 class DaskBackend:
@@ -300,6 +336,7 @@ class DaskBackend:
         self._run = uuid.uuid4().hex[:8]
         self._n = 0
         self._cluster: Any = None
+        self.processes = 0
         try:
             if scheduler == "local":
                 with _workers_ignore_ctrl_c():
@@ -308,6 +345,7 @@ class DaskBackend:
                         dashboard_address=":0", silence_logs=50)
                 self._client = distributed.Client(self._cluster, set_as_default=False)
             else:
+                _refused(scheduler)
                 self._client = distributed.Client(scheduler, timeout=timeout,
                                                   set_as_default=False)
         except (OSError, TimeoutError, ValueError) as e:
@@ -317,8 +355,15 @@ class DaskBackend:
             self.close()
             raise DriverError(f"cannot start the Dask cluster ({describe(e)}); a script that "
                               "starts one must do it under if __name__ == '__main__'") from None
+        except KeyboardInterrupt:  # Ctrl-C while the cluster started
+            self.close()
+            raise
         self.dashboard = _dashboard(self._client)
-        self.workers = self._check_workers(scheduler, timeout)
+        try:
+            self.workers = self._check_workers(scheduler, timeout)
+        except KeyboardInterrupt:
+            self.close()
+            raise
 
     def _check_workers(self, scheduler: str, timeout: float) -> int:
         from . import __version__
@@ -341,6 +386,7 @@ class DaskBackend:
                               f"{versions[wrong[0]]}, this is {__version__}; install the "
                               "same version on every worker")
         threads: dict[str, int] = self._client.nthreads()
+        self.processes = len(threads)
         return max(1, sum(threads.values()))
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> _Future:
@@ -357,19 +403,70 @@ class DaskBackend:
             self._cluster = None
 
 
-@contextmanager
-def _workers_ignore_ctrl_c() -> Iterator[None]:
-    """Worker processes started inside ignore SIGINT: Ctrl-C reaches the whole process
-    group, and only this process should act on it (cancel the tasks, close the cluster)."""
+def _refused(address: str) -> None:
+    """OSError at once when nothing listens at a ``tcp://HOST:PORT`` address (the Dask
+    client would try again and again until its timeout); a host that does not answer
+    within a few seconds is left to the client, whose timeout is longer."""
+    import socket
+    from urllib.parse import urlsplit
+
     try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        return
+    if parts.scheme != "tcp" or not host or port is None:
+        return
+    try:
+        with socket.create_connection((host, port), timeout=5):
+            pass
+    except TimeoutError:
+        return
+    except OSError as e:
+        raise OSError(e.strerror or str(e)) from None
+
+
+@contextmanager
+def _ctrl_c_deferred() -> Iterator[None]:
+    """A Ctrl-C while inside interrupts at the end of the block, not in its middle (where
+    it could leave a pool of processes or a cluster half made, or be lost in the hooks
+    of a fork). SIGINT is also blocked in this thread: the threads and processes started
+    inside inherit the block. Only in the main thread; elsewhere it does nothing."""
+    came: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
     except ValueError:  # not the main thread
         yield
         return
     try:
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, OSError):  # no pthread_sigmask (Windows)
+        mask = None
+    try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
+    if came:
+        raise KeyboardInterrupt
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Worker processes started inside never see SIGINT: Ctrl-C reaches the whole process
+    group, and only this process should act on it (cancel the tasks, close the cluster).
+
+    SIGINT is blocked, not ignored: the threads started inside (Dask's, which start the
+    workers) and the workers inherit the block, while this process still takes a Ctrl-C
+    (an ignored one would be lost, and the run go on). The resource tracker of
+    multiprocessing is started first: starting it unblocks SIGINT in its caller."""
+    from multiprocessing import resource_tracker
+
+    with suppress(OSError, ValueError):  # Dask starts it itself if need be
+        resource_tracker.ensure_running()
+    with _ctrl_c_deferred():
+        yield
 
 
 def _worker_version() -> str:
@@ -403,7 +500,10 @@ def backend(jobs: int, scheduler: str | None,
         on = DaskBackend(scheduler, max(1, jobs))
         if notice is not None:
             where = f", dashboard at {on.dashboard}" if on.dashboard else ""
-            notice(f"Dask: {on.workers} worker thread{'s' * (on.workers != 1)}{where}")
+            workers = f"{on.processes} worker{'s' * (on.processes != 1)}"
+            if on.workers != on.processes:
+                workers += f", {on.workers} threads"
+            notice(f"Dask: {workers}{where}")
         return on
     if jobs > 1:
         return ProcessBackend(jobs)
@@ -438,7 +538,7 @@ def run(
             units, future = queue.popleft()
             assert future is not None
             try:
-                results = future.result()
+                results = wait_result(future)
             except KeyboardInterrupt:
                 raise
             except Exception as e:  # noqa: BLE001 - a task's own failure, for the user

@@ -81,7 +81,9 @@ def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
     """``raw`` as decompressed bytes, by the file's name (.gz, .zst, else as is)."""
     name = path.name
     if name.endswith(".gz"):
-        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
+        from .compressed import gzip_reader
+
+        return gzip_reader(raw)
     if name.endswith(".zst"):
         import zstandard
 

@@ -9,7 +9,9 @@ from pathlib import Path
 from rich.progress import (
     BarColumn,
     DownloadColumn,
+    MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -69,17 +71,24 @@ def progress_over(
 
 def progress_bar(show: bool) -> Progress:
     """The progress bar (by bytes) of every command; shown only when ``show``."""
+    return _bar(show, DownloadColumn(), TransferSpeedColumn())
+
+
+def count_bar(show: bool) -> Progress:
+    """A progress bar over a number of things (pages, games); shown only when ``show``."""
+    return _bar(show, MofNCompleteColumn())
+
+
+def _bar(show: bool, *columns: ProgressColumn) -> Progress:
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
-        DownloadColumn(),
-        TransferSpeedColumn(),
+        *columns,
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         transient=True,
         disable=not show,
     )
-
 
 
 def _driven(

@@ -21,15 +21,19 @@ game page says so instead of linking.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
-from .atomicfile import write_atomic
-from .datasets import DatasetError
+from .atomicfile import OutputError, not_a_folder, remove_stale
+from .datasets import DatasetError, _replace
 from .plots import PlotKind, plot, render
 from .report import (
     Link,
@@ -144,7 +148,7 @@ _ID = re.compile(r'\bid="([^"]+)"')
 
 
 def _replay_pages(site: Site, games: list[tuple[str, str]], names: dict[tuple[str, str], str],
-                  progress: Callable[[str], None]) -> None:
+                  rounds: dict[tuple[str, str], list[int]], bar: _Bar) -> None:
     """Render the replay page of every round of ``games``, one log file at a time."""
     from .audit import AuditError, build, load, render_html
     from .logfile import LogError
@@ -152,25 +156,25 @@ def _replay_pages(site: Site, games: list[tuple[str, str]], names: dict[tuple[st
     by_file: dict[str, list[str]] = {}
     for file, game in games:
         by_file.setdefault(file, []).append(game)
-    rounds = site.ds.rounds.select("file", "game", "round").unique()
     for file, file_games in by_file.items():
         path = _resolve(site.ds, file)
         if path is None:
             for g in file_games:
                 site.missing[(file, g)] = (f"the log file {file} is not there any more, so "
                                            "its rounds have no replay page")
+                bar.advance(len(rounds.get((file, g), [])))
             continue
-        progress(f"replaying {file}")
+        bar.describe(f"replaying {file}")
         try:
             trace = load(path)
         except (LogError, OSError) as e:
             for g in file_games:
                 site.missing[(file, g)] = f"the log file {file} cannot be read: {e}"
+                bar.advance(len(rounds.get((file, g), [])))
             continue
         for g in file_games:
-            numbers = sorted(rounds.filter((pl.col("file") == file) & (pl.col("game") == g))
-                             .get_column("round").to_list())
-            for n in numbers:
+            for n in rounds.get((file, g), []):
+                bar.advance()
                 try:
                     view = build(trace, g, int(n))
                 except AuditError as e:
@@ -182,7 +186,7 @@ def _replay_pages(site: Site, games: list[tuple[str, str]], names: dict[tuple[st
                         '<a href="../index.html">the report</a></p>')
                 html = html.replace("<main>", f"<main>{back}", 1)
                 name = f"{names[(file, g)].removesuffix('.html')}-r{n}.html"
-                write_atomic(site.out / "rounds" / name, html)
+                (site.out / "rounds" / name).write_text(html, "utf-8")
                 site.rounds[(file, g, int(n))] = _RoundPage(name, set(_ID.findall(html)))
 
 
@@ -423,26 +427,69 @@ def _games_list(site: Site, keys: list[tuple[str, str]]) -> str:
             + "</tr></thead><tbody>" + "\n".join(rows) + "</tbody></table></div>")
 
 
+class _Bar:
+    """The site's progress bar: pages written of all there are to write."""
+
+    def __init__(self, progress: Any, total: int) -> None:
+        self._progress = progress
+        self._task = progress.add_task("writing the site", total=total)
+
+    def describe(self, text: str) -> None:
+        self._progress.update(self._task, description=text)
+
+    def advance(self, n: int = 1) -> None:
+        self._progress.advance(self._task, n)
+
+
+def _temporary(root: Path) -> str:
+    """The names of the folders a site is built in before it replaces ``root``."""
+    return re.escape(f".{root.name}.") + r"(?P<pid>\d+)\.[0-9a-f]{8}\.site"
+
+
 def write_site(ds: Dataset, out: str | Path, player: str | None = None,
                filters: Filters | None = None, max_games: int = MAX_GAMES,
-               max_players: int = MAX_PLAYERS,
-               progress: Callable[[str], None] = lambda _: None) -> Path:
+               max_players: int = MAX_PLAYERS, show_progress: bool = False) -> Path:
     """Write the report site into the directory ``out`` and return its index page.
 
     ``out`` is created; an existing directory must be empty or hold an earlier report
-    (an ``index.html``), whose pages are replaced. :class:`DatasetError` for an unknown
-    player; OSError when the files cannot be written.
+    (an ``index.html``), which is replaced. The site is built in a temporary folder beside
+    ``out`` and swapped in when complete: after an error or Ctrl-C, ``out`` is as it was
+    (and the temporary folder removed; one left by a killed run is removed by the next).
+    ``show_progress``: a progress bar by pages on stderr. :class:`DatasetError` for an
+    unknown player or an unusable ``out``; :class:`OutputError` when it cannot be written.
     """
     root = Path(out)
     ds.check_player(player)
-    if root.exists() and (not root.is_dir() or (any(root.iterdir())
-                                                and not (root / "index.html").is_file())):
+    problem = not_a_folder(root)
+    if problem is not None:
+        raise DatasetError(problem)
+    if root.is_dir() and any(root.iterdir()) and not (root / "index.html").is_file():
         raise DatasetError(f"{root}: exists and is not an empty directory nor an earlier "
                            "report site (no index.html); choose a new directory")
+    from .progress import count_bar
+
+    dest = root.absolute()
+    remove_stale(dest, _temporary(dest))
+    tmp = dest.parent / f".{dest.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.site"
+    try:
+        try:
+            tmp.parent.mkdir(parents=True, exist_ok=True)
+            tmp.mkdir()
+            with count_bar(show_progress) as progress:
+                _write_pages(ds, tmp, player, filters, max_games, max_players, progress)
+            _replace(tmp, dest)  # tmp now holds the earlier site, if any
+        except OSError as e:
+            raise OutputError(f"{root}: cannot write: {e.strerror or e}") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return root / "index.html"
+
+
+def _write_pages(ds: Dataset, root: Path, player: str | None, filters: Filters | None,
+                 max_games: int, max_players: int, progress: Any) -> None:
+    """Every page of the site, into the empty folder ``root``."""
     for sub in ("players", "games", "rounds"):
-        (root / sub).mkdir(parents=True, exist_ok=True)
-        for old in (root / sub).glob("[pgr]*.html"):  # pages of an earlier report
-            old.unlink()
+        (root / sub).mkdir()
     site = Site(ds, root)
     keys = ds.game_keys()
     if player is not None:
@@ -455,17 +502,26 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
         ["n", "player"], descending=[True, False])
     names = [str(p) for p in counts.get_column("player").to_list() if p is not None]
     site.players = {p: f"p{i:04d}.html" for i, p in enumerate(names[:max_players], 1)}
-    _replay_pages(site, paged, site.games, progress)
+    rounds: dict[tuple[str, str], list[int]] = {}
+    for file, game, n in ds.rounds.select("file", "game", "round").unique().sort(
+            "file", "game", "round").iter_rows():
+        if (file, game) in site.games:
+            rounds.setdefault((file, game), []).append(int(n))
+    bar = _Bar(progress, sum(map(len, rounds.values())) + len(site.games)
+               + len(site.players) + 1)
+    _replay_pages(site, paged, site.games, rounds, bar)
     first_out = _first_out(ds)
     bombs = _bombs(ds)
-    progress("writing the game pages")
+    bar.describe("writing the game pages")
     for (file, game), name in site.games.items():
-        write_atomic(root / "games" / name, _game_page(site, file, game, name, first_out,
-                                                      bombs))
-    progress("writing the player pages")
+        (root / "games" / name).write_text(
+            _game_page(site, file, game, name, first_out, bombs), "utf-8")
+        bar.advance()
+    bar.describe("writing the player pages")
     for p, name in site.players.items():
-        write_atomic(root / "players" / name, _player_page(site, p, first_out, bombs))
-    progress("writing the index")
+        (root / "players" / name).write_text(_player_page(site, p, first_out, bombs), "utf-8")
+        bar.advance()
+    bar.describe("writing the index")
     title = "Tichu report" + ("" if player is None else f": {player}")
     sections = report_sections(ds, player, plots=True, link=site.player_link(""))
     note = "" if len(keys) <= max_games else (
@@ -484,6 +540,5 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
                     "a page.</p>")
     for anchor, heading, markup in sections:
         body += [f'<h2 id="{esc(anchor)}">{esc(heading)}</h2>', markup]
-    index = root / "index.html"
-    write_atomic(index, page(title, body, _CSS))
-    return index
+    (root / "index.html").write_text(page(title, body, _CSS), "utf-8")
+    bar.advance()

@@ -50,7 +50,17 @@ from .datasets import (
     replay_rows,
 )
 from .diagnostics import Diagnostic
-from .driver import SPLIT_BYTES, Backend, DriverError, Unit, UnitResult, describe, plan, run
+from .driver import (
+    SPLIT_BYTES,
+    Backend,
+    DriverError,
+    Unit,
+    UnitResult,
+    describe,
+    plan,
+    run,
+    wait_result,
+)
 from .logfile import FileStats, LogError
 from .progress import progress_bar
 
@@ -192,7 +202,7 @@ def players_parts(parts: list[Part], staging: Path, on: Backend) -> list[Part]:
     try:
         for future in futures:
             try:
-                merged.extend(future.result())
+                merged.extend(wait_result(future))
             except KeyboardInterrupt:
                 raise
             except Exception as e:  # noqa: BLE001 - a task's own failure, for the user

@@ -14,6 +14,7 @@ skipped rounds have no finish order or score to count.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -281,8 +282,10 @@ class Dataset:
                 f"game {game!r} is in {len(found)} files; name one as FILE:GAME: "
                 + ", ".join(f"{f}:{g}" for f, g in found[:10])
             )
-        shown = ", ".join(g for _, g in keys[:20])
-        more = f" and {len(keys) - 20} more" if len(keys) > 20 else ""
+        ids = Counter(g for _, g in keys)  # an id in several files: as -g takes it
+        names = [g if ids[g] == 1 else f"{f}:{g}" for f, g in keys]
+        shown = ", ".join(names[:20])
+        more = f" and {len(names) - 20} more" if len(names) > 20 else ""
         who = f" of player {player!r}" if player else ""
         raise DatasetError(f"no game {game!r}{who} in {self.path}; the games are: {shown}{more}")
 

@@ -1,0 +1,139 @@
+"""What a new user runs into: clear messages for outputs that cannot be, inputs that hold
+nothing, and commands that agree with each other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tichu_analyze.cli import app
+
+ROOT = Path(__file__).parent.parent
+SAMPLES = ROOT / "sample_logs"
+
+runner = CliRunner()
+
+
+def test_ingest_into_a_file_says_so(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    result = runner.invoke(app, ["ingest", str(SAMPLES), "--out", str(tmp_path / "afile" / "sub")])
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'afile'} is a file, not a folder" in result.output
+    assert "Errno" not in result.output
+    assert (tmp_path / "afile").read_text() == "x"
+
+
+TCH = ROOT / "tests" / "fuzz" / "seeds" / "2417500.tch"
+
+
+def test_convert_leaves_out_a_game_id_already_written(tmp_path: Path) -> None:
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "2417500.tch").write_bytes(TCH.read_bytes())
+    one = runner.invoke(app, ["convert", str(tmp_path / "a"), "-o", str(tmp_path / "one.jsonl")])
+    assert one.exit_code == 0, one.output
+    result = runner.invoke(app, ["convert", str(tmp_path), "-o", str(tmp_path / "dup.jsonl")])
+    assert result.exit_code == 1
+    message = " ".join(result.output.split())
+    assert (f"{tmp_path / 'b' / '2417500.tch'}: game 2417500 was already written from "
+            f"{tmp_path / 'a' / '2417500.tch'}") in message
+    assert (tmp_path / "dup.jsonl").read_bytes() == (tmp_path / "one.jsonl").read_bytes()
+    check = runner.invoke(app, ["check", str(tmp_path / "dup.jsonl"), "-q"])
+    assert "L006" not in check.output
+
+
+def test_convert_help_has_the_exit_status() -> None:
+    result = runner.invoke(app, ["convert", "--help"], env={"COLUMNS": "200"})
+    assert "Exit status: 0" in result.output and "130" in result.output
+
+
+def test_a_truncated_gz_log_is_read_to_the_cut(tmp_path: Path) -> None:
+    """As a truncated .zst: the lines before the cut are checked, the cut line is L001,
+    and the file counts as read (it ended the whole file with 'cannot read')."""
+    import gzip
+
+    data = (SAMPLES / "wish-ignored-phoenix-pair.jsonl").read_bytes() * 3
+    lines = data.count(b"\n")
+    packed = gzip.compress(data)
+    (tmp_path / "cut.jsonl.gz").write_bytes(packed[: len(packed) * 2 // 3])
+    result = runner.invoke(app, ["check", str(tmp_path / "cut.jsonl.gz"), "-f", "json",
+                                 "--select", "L001"])
+    assert result.exit_code == 1, result.output
+    assert "cannot read" not in result.output
+    assert "1 file," in result.output and "0 of 1" not in result.output
+    l001 = [line for line in result.output.splitlines() if '"L001"' in line]
+    assert len(l001) == 1 and "truncated" in l001[0], result.output
+    assert 1 < int(l001[0].split('"line": ')[1].split(",")[0]) <= lines  # at the cut
+
+
+def test_games_and_plot_agree_that_a_tch_game_was_won(tmp_path: Path) -> None:
+    """A .tch log records no game_end; the engine finds team 1 won (1110-590), as the
+    datasets and 'plot --kind score' say: 'games' calls it complete."""
+    from tichu_analyze.datasets import ingest, scan
+
+    result = runner.invoke(app, ["games", str(TCH), "-f", "json"])
+    assert result.exit_code == 0
+    assert '"complete": true' in result.output and '"score": [590, 1110]' in result.output
+    assert ingest([TCH], tmp_path / "ds").written
+    won = scan(tmp_path / "ds", "games").collect()
+    assert sorted(set(won.select("team", "won").iter_rows())) == [(0, False), (1, True)]
+
+
+def test_a_file_without_games_and_a_folder_without_logs_are_said(tmp_path: Path) -> None:
+    (tmp_path / "other.json").write_text('{"name": "not a game"}\n')
+    result = runner.invoke(app, ["games", str(tmp_path / "other.json")])
+    assert f"{tmp_path / 'other.json'}: no games found" in " ".join(result.output.split())
+    (tmp_path / "empty").mkdir()
+    result = runner.invoke(app, ["check", str(tmp_path / "empty")])
+    assert result.exit_code == 2
+    assert f"no log files found in {tmp_path / 'empty'}" in " ".join(result.output.split())
+
+
+def test_an_unknown_game_lists_the_games_once_each(tmp_path: Path) -> None:
+    from tichu_analyze.datasets import DatasetError, ingest
+    from tichu_analyze.logfile import find_logs
+    from tichu_analyze.stats import Dataset
+
+    assert ingest(find_logs([SAMPLES]), tmp_path / "ds").written
+    with pytest.raises(DatasetError) as caught:
+        Dataset.load(tmp_path / "ds").find_game("nosuch")
+    listed = str(caught.value).split("the games are: ")[1].split(", ")
+    assert len(listed) == len(set(listed))
+    assert "g1" not in listed and f"{SAMPLES / 'card-not-held.jsonl'}:g1" in listed
+    assert "2417500" in listed
+
+
+def test_simulate_counts_the_games_on_a_bar(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bar counts the games as they are written; it is shown on a terminal only."""
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from tichu_analyze import progress
+
+    columns = progress.count_bar(True).columns
+    bars: list[tuple[bool, Progress]] = []
+
+    def recorded(show: bool) -> Progress:
+        bar = Progress(*columns, console=Console(file=io.StringIO(), force_terminal=True))
+        bars.append((show, bar))
+        return bar
+
+    monkeypatch.setattr(progress, "count_bar", recorded)
+    result = runner.invoke(app, ["simulate", "-n", "3", "-o", str(tmp_path / "s.jsonl")])
+    assert result.exit_code == 0, result.output
+    [(show, bar)] = bars
+    assert show is False  # not a terminal here
+    assert bar.tasks[0].total == bar.tasks[0].completed == 3
+
+
+def test_a_bad_choice_reads_naturally() -> None:
+    result = runner.invoke(app, ["check", "--format", "xml", str(SAMPLES)])
+    assert result.exit_code == 2
+    message = " ".join(result.output.replace("│", " ").split())
+    assert "'xml' is not one of 'text', 'full', 'json', 'sarif', 'github'" in message
+    assert "Value error" not in message
