@@ -354,3 +354,22 @@ def test_the_dummys_moves_and_violations_are_the_solo_players(tmp_path: Path) ->
     assert ds.violations["player"].to_list() == [solo]
     assert violation_table(ds).counts == {solo: {"C004": 1}}
     assert "Tisch" not in moves(ds)
+
+
+def test_site_lists_the_dummys_bombs_on_its_solo_players_page(both: Path,
+                                                              tmp_path: Path) -> None:
+    """A bomb from the trichu dummy's seat was the solo player's decision: it is listed on
+    the solo player's page (as the dummy's moves count for that player)."""
+    dummy_bombs = (scan(both, "plays")
+                   .filter(pl.col("bomb") & pl.col("applied")
+                           & (pl.col("player") != pl.col("played_by")))
+                   .select("played_by", "cards", "trick").collect())
+    assert dummy_bombs.height, "the simulated trichu games should hold a bomb from a dummy"
+    site = tmp_path / "site"
+    result = runner.invoke(app, ["report", str(both), "-o", f"{site}/"])
+    assert result.exit_code == 0, result.output
+    pages = {p: p.read_text(encoding="utf-8") for p in (site / "players").glob("*.html")}
+    for solo, cards, trick in dummy_bombs.iter_rows():
+        page = next(text for text in pages.values()
+                    if f"<title>Tichu report: {solo}</title>" in text)
+        assert f"bomb {' '.join(cards)} in trick {trick}" in page

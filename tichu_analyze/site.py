@@ -204,7 +204,8 @@ def _first_out(ds: Dataset) -> dict[RoundKey, tuple[int | None, int | None, int 
 
 def _bombs(ds: Dataset) -> pl.DataFrame:
     return (ds.plays.filter(pl.col("bomb").fill_null(False) & pl.col("applied").fill_null(False))
-            .select("file", "game", "round", "trick", "line", "seat", "player", "cards")
+            .select("file", "game", "round", "trick", "line", "seat", "player", "played_by",
+                    "cards")
             .sort("file", "line").collect())
 
 
@@ -380,7 +381,8 @@ def _player_page(site: Site, player: str, first_out: dict[RoundKey, tuple[
                    f"{what} {won}")
 
     def bomb_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
-        for b in bombs.filter(pl.col("player") == player).iter_rows(named=True):
+        # the trichu dummy's bombs are its solo player's (played_by), as its moves are
+        for b in bombs.filter(pl.col("played_by") == player).iter_rows(named=True):
             yield ((b["file"], b["game"], int(b["round"])), b["line"], b["trick"], None,
                    f"bomb {esc(_cards(b['cards']))} in trick {b['trick']}")
 
