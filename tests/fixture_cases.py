@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -55,3 +56,23 @@ def assert_builder_reproduces(builder: Path, folder: Path, tmp_path: Path) -> No
     assert built == committed
     for name in built:
         assert (tmp_path / name).read_bytes() == (folder / name).read_bytes(), name
+
+
+def assert_manifest_shape(folder: Path, cases: list[dict]) -> None:
+    """Every file of ``folder`` listed once; ``<CODE>_<what>`` expects CODE,
+    ``<CODE>_ok_<what>`` does not (``scenario_<what>`` may expect anything); each
+    expected diagnostic points at a line of the file."""
+    files = [c["file"] for c in cases]
+    assert len(files) == len(set(files)), "a file is listed twice"
+    assert sorted(files) == sorted(p.name for p in folder.glob("*.jsonl"))
+    for c in cases:
+        assert {"file", "about", "expect"} <= set(c) <= {
+            "file", "about", "expect", "variants", "pending"}, c["file"]
+        head = c["file"].split("_")[0]
+        codes = {e["code"] for e in c["expect"]}
+        assert all(re.fullmatch(r"[A-Z][0-9]{3}", code) for code in codes), c["file"]
+        if head != "scenario":
+            assert (head in codes) != ("_ok_" in c["file"]), c["file"]
+        lines = (folder / c["file"]).read_text(encoding="utf-8").split("\n")
+        for e in c["expect"]:
+            assert lines[e["line"] - 1].strip(), (c["file"], e)

@@ -10,11 +10,16 @@ until the name is taken out of ``PENDING`` in tests/fixtures/build_variants.py.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from fixture_cases import assert_builder_reproduces, assert_case, case_params, load_cases
+from fixture_cases import (
+    assert_builder_reproduces,
+    assert_case,
+    assert_manifest_shape,
+    case_params,
+    load_cases,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HERE = FIXTURES / "variants"
@@ -29,20 +34,8 @@ def test_fixture(case: dict) -> None:
 
 
 def test_manifest_shape() -> None:
-    files = [c["file"] for c in CASES]
-    assert len(files) == len(set(files)), "a file is listed twice"
-    assert sorted(files) == sorted(p.name for p in HERE.glob("*.jsonl"))
-    for c in CASES:
-        assert {"file", "about", "expect"} <= set(c) <= {
-            "file", "about", "expect", "variants", "pending"}, c["file"]
-        head = c["file"].split("_")[0]
-        codes = {e["code"] for e in c["expect"]}
-        assert all(re.fullmatch(r"[A-Z][0-9]{3}", code) for code in codes), c["file"]
-        if head != "scenario":
-            assert (head in codes) != ("_ok_" in c["file"]), c["file"]
-        lines = (HERE / c["file"]).read_text(encoding="utf-8").split("\n")
-        for e in c["expect"]:
-            assert lines[e["line"] - 1].strip(), (c["file"], e)
+    """Every file listed once; <CODE>_<what> expects CODE, <CODE>_ok_<what> does not."""
+    assert_manifest_shape(HERE, CASES)
 
 
 def test_every_rule_of_9_2_and_9_3_has_a_breaking_and_a_passing_log() -> None:
