@@ -373,3 +373,25 @@ def test_site_lists_the_dummys_bombs_on_its_solo_players_page(both: Path,
         page = next(text for text in pages.values()
                     if f"<title>Tichu report: {solo}</title>" in text)
         assert f"bomb {' '.join(cards)} in trick {trick}" in page
+
+
+def test_replay_of_one_trichu_round_names_that_rounds_seating(logs: dict[str, Path]) -> None:
+    """Seats change hands every round in trichu: ``replay -r N --seat S`` names who sits
+    at S in round N (header and players line), and a whole-game view names nobody."""
+    recorder = _recorded(logs["trichu"])
+    game = recorder.games[0]
+    rounds = [r for r in recorder.rounds if r.game == game.game]
+    seat = 1
+    moved = next(r for r in rounds if r.players[seat] != game.players[seat])
+    number = moved.round
+    result = runner.invoke(app, ["replay", str(logs["trichu"]), "-g", game.game,
+                                 "-r", str(number), "--seat", str(seat), "-f", "text"],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())  # the header wraps at the terminal's width
+    assert f"round {number} of 9 · seen from seat {seat} ({moved.players[seat]})" in text
+    assert "Players " + ", ".join(f"{p} ({s})" for s, p in enumerate(moved.players)) in text
+    whole = runner.invoke(app, ["replay", str(logs["trichu"]), "-g", game.game,
+                                "--seat", str(seat), "-f", "text"], env={"COLUMNS": "200"})
+    assert (f"seen from seat {seat} (whoever sits there in each round)"
+            in " ".join(whole.output.split()))

@@ -25,7 +25,7 @@ HTML escapes everything it prints.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -271,6 +271,14 @@ class GameView:
     trichu: bool = False  # three players with a dummy: totals per person (rules 9.3)
     person_totals: dict[str, int] | None = None  # trichu: each person's total
     recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
+
+    @property
+    def seated(self) -> list[str]:
+        """The names by seat in the header: the round's seating when one round is shown
+        (seats change hands when players are replaced, and every round in trichu)."""
+        if self.only_round is not None and self.rounds:
+            return self.rounds[0].record.players
+        return self.players
 
 
 def _mask(tokens: Iterable[str]) -> int:
@@ -908,7 +916,7 @@ class _TextWriter:
         self.view = view
         self.width = max(width, 60)
         self.lines: list[list[Seg]] = []
-        self.names = view.players  # the players of the round being drawn
+        self.names = view.seated  # the players of the round being drawn
         self.state: RoundState | None = None  # the round being drawn
         names = [f"{clean(p)} ({s})" for v in view.rounds for s, p in enumerate(v.record.players)]
         names += [f"{clean(p)} ({s})" for s, p in enumerate(view.players)]
@@ -987,6 +995,18 @@ def _words(body: list[Seg]) -> list[list[Seg]]:
     return words
 
 
+def _point_of_view(view: GameView, text: Callable[[str], str]) -> str:
+    """``seat N (name)``: who sits at ``view.seat`` in the rounds shown (seats change
+    hands between rounds when players are replaced, and every round in trichu)."""
+    seat = view.seat
+    assert seat is not None
+    held = [v.record.players for v in view.rounds] or [view.players]
+    names = list(dict.fromkeys(p[seat] for p in held if seat < len(p)))
+    if len(names) == 1:
+        return f"seat {seat} ({text(names[0])})"
+    return f"seat {seat} (whoever sits there in each round)"
+
+
 def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[list[Seg]]:
     """The view as lines of styled segments (see :func:`plain` and :func:`rich_lines`).
 
@@ -994,14 +1014,14 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
     the other seats as card counts).
     """
     w = _TextWriter(view, width)
-    players = view.players
+    players = view.seated
     title = f"Game {clean(view.game)} · {clean(view.file, TEXT_LIMIT)}"
     if view.only_round is not None:
         title += f" · round {view.only_round} of {view.round_count}"
     else:
         title += f" · {view.round_count} round{'s' * (view.round_count != 1)}"
     if view.seat is not None:
-        title += f" · seen from seat {view.seat} ({clean(players[view.seat])})"
+        title += f" · seen from {_point_of_view(view, clean)}"
     w.add([], [(title, "bold")])
     w.add([("Players ", "bold")],
           [(", ".join(w.who(s) for s in range(len(players))) + _teams_words(view), "")],
@@ -1376,7 +1396,7 @@ ul.diags{margin:.3rem 0;padding-left:1.2rem}
 class _Html:
     def __init__(self, view: GameView) -> None:
         self.view = view
-        self.names = view.players  # the players of the round being drawn
+        self.names = view.seated  # the players of the round being drawn
         self.state: RoundState | None = None  # the round being drawn
 
     def text(self, s: object) -> str:
@@ -1477,7 +1497,8 @@ def render_html(view: GameView) -> str:
     n = view.round_count
     meta = f"{h.text(view.file)} · {n} round{'s' * (n != 1)} in the log"
     if view.seat is not None:
-        meta += f" · seen from {h.who(view.seat)}: the other hands are hidden until played"
+        meta += (f" · seen from {_point_of_view(view, h.text)}: the other hands are hidden "
+                 "until played")
     out.append(f'<p class="meta">{meta}</p>')
     seats = len(view.players)
     teams = " · ".join(f"team {t}: " + " + ".join(h.who(s) for s in range(t, seats, 2))
