@@ -163,3 +163,16 @@ def test_report_site_stops_on_ctrl_c(tmp_path: Path, many: list[str]) -> None:
     assert [p.name for p in (tmp_path / "site").iterdir()] == ["index.html"]
     assert (tmp_path / "site" / "index.html").read_text() == "the earlier site"
     assert not any(tmp_path.glob(".site.*"))
+
+
+def test_report_site_into_a_new_folder_stops_on_ctrl_c(tmp_path: Path, many: list[str]) -> None:
+    """Ctrl-C while a site is written into a folder that did not exist: nothing is left,
+    and the message says the folder was not created (not that it was left as it was)."""
+    from tichu_analyze.datasets import ingest
+
+    assert ingest([Path(many[1])], tmp_path / "ds").written
+    status, stderr = _interrupt(["report", "ds", "-o", "new/"], tmp_path,
+                                lambda _out, _err: any(tmp_path.glob(".new.*.site")))
+    assert status == 130, stderr
+    assert "interrupted: new/ was not created" in stderr
+    assert not (tmp_path / "new").exists() and not any(tmp_path.glob(".new.*"))

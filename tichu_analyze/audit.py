@@ -816,7 +816,8 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
         last = order[-1]
         left = v.hands_end[last] if v.hands_end is not None else 0
         hand: list[Piece] = (
-            [f"the {left.bit_count()} cards left in hand (", cards(left),
+            [("the card" if left.bit_count() == 1 else f"the {left.bit_count()} cards")
+             + " left in hand (", cards(left),
              f", {points(left)} points) go to {_team(players, (last + 1) & 1)}"]
             if left else ["no cards left in hand"])
         if seats == 6:  # rules 9.2: the last seat's tricks to the other team, the fifth's

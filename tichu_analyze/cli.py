@@ -295,7 +295,12 @@ def _cannot_write(path: object, e: OSError) -> typer.Exit:
 
 def _interrupted(output: object | None) -> typer.Exit:
     """Ctrl-C: say that the output was not touched; the exit (status 130) to raise."""
-    where = f": {clean(output)} is left as it was" if output is not None else ""
+    if output is None:
+        where = ""
+    elif Path(str(output)).exists():  # as before the run: nothing was written to it
+        where = f": {clean(output)} is left as it was"
+    else:
+        where = f": {clean(output)} was not created"
     err.print(f"interrupted{where}", highlight=False, markup=False)
     return typer.Exit(130)
 
