@@ -480,3 +480,15 @@ def test_simulated_variant_games_render_from_every_seat(tmp_path: Path, variant:
         text = audit.plain(audit.render_text(view, 90, hands=True))
         assert "Result of round" in text
         assert "<main>" in audit.render_html(view)
+
+
+def test_replay_colour_follows_color_option() -> None:
+    """``--color`` as for ``check``: always colours even into a pipe, never does not, and
+    auto does not colour a pipe; the text is the same."""
+    coloured = replay(DISPUTED, "--round", "1", "--color", "always")
+    plain_text = replay(DISPUTED, "--round", "1", "--color", "never")
+    auto = replay(DISPUTED, "--round", "1")
+    assert coloured[0] == plain_text[0] == auto[0] == 0
+    assert "\x1b[" in coloured[1]
+    assert "\x1b[" not in plain_text[1] and "\x1b[" not in auto[1]
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured[1]) == plain_text[1] == auto[1]

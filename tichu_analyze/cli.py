@@ -1009,6 +1009,7 @@ def replay(
                            "trick."),
     ] = False,
     variant: VariantOption = None,
+    color: ColourOption = Colour.AUTO,
 ) -> None:
     """Show a game or one round trick by trick, with each violation under its event.
 
@@ -1033,8 +1034,10 @@ def replay(
         elif output is not None:
             write_atomic(output, plain(render_text(view, 100, hands)))
         else:
-            console = Console(highlight=False)
-            width = console.width if console.is_terminal else 100
+            colour = _use_colour(color, sys.stdout)
+            console = Console(highlight=False, force_terminal=colour,
+                              no_color=not colour, color_system="auto" if colour else None)
+            width = console.width if sys.stdout.isatty() else 100
             for line in rich_lines(render_text(view, width, hands)):
                 console.print(line, soft_wrap=True)
     except OutputError as e:
