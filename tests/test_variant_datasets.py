@@ -373,3 +373,67 @@ def test_site_lists_the_dummys_bombs_on_its_solo_players_page(both: Path,
         page = next(text for text in pages.values()
                     if f"<title>Tichu report: {solo}</title>" in text)
         assert f"bomb {' '.join(cards)} in trick {trick}" in page
+
+
+def _texts(fig: object) -> str:
+    """Every text of a figure (titles, axis labels, legends, annotations), one a line."""
+    from matplotlib.text import Text
+
+    return "\n".join(t.get_text() for t in fig.findobj(Text))  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def trends(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Datasets of five games of each variant (a trend needs five games)."""
+    folder = tmp_path_factory.mktemp("ds-trend")
+    out = {}
+    for variant, seed in (("tientsin", 7), ("trichu", 8)):
+        log = folder / f"{variant}.jsonl"
+        write_log(simulate(5, seed, variants=[variant]), log)
+        out[variant] = folder / variant
+        assert ingest([log], out[variant]).written
+    return out
+
+
+@pytest.mark.parametrize("variant", ["tientsin", "trichu", "both"])
+def test_plot_labels_follow_the_form_of_the_game(trends: dict[str, Path], both: Path,
+                                                 variant: str) -> None:
+    from tichu_analyze.plots import PlotKind, plot
+    from tichu_analyze.stats import Dataset
+
+    ds = Dataset.load(both if variant == "both" else trends[variant])
+    calibration = _texts(plot(ds, PlotKind.CALIBRATION))
+    points = _texts(plot(ds, PlotKind.POINTS))
+    bombs = plot(ds, PlotKind.BOMBS)
+    trend = plot(ds, PlotKind.TREND)
+    even = [line.get_ydata()[0] for line in trend.axes[0].get_lines()
+            if line.get_linestyle() == ":"]
+    if variant == "tientsin":
+        assert "(9\u201310 cards; higher" in calibration and "first 6 cards" in calibration
+        assert "14 cards" not in calibration and "first 8" not in calibration
+        assert "(300 for a triple victory)" in points and "200 for a double" not in points
+        assert bombs.axes[0].get_xlabel() == "bombs played in the round, by all six seats"
+        assert even == [pytest.approx(100 / 6)]
+    elif variant == "trichu":
+        assert "(14 cards; higher" in calibration and "first 8 cards," in calibration
+        assert "(200 for a double victory)" in points
+        assert "the dummy's too" in bombs.axes[0].get_xlabel()
+        assert even == [25]
+    else:  # six and four seats: both named, and no one even share
+        assert "14 cards, 9\u201310 in tientsin" in calibration
+        assert "first 8 cards (6 in tientsin)" in calibration
+        assert "300 for a triple in tientsin" in points
+        assert "six in tientsin, else four" in bombs.axes[0].get_xlabel()
+        assert even == [] and "mix four and six" in trend.axes[0].get_ylabel()
+
+
+def test_bombs_per_round_count_the_trichu_dummys_bombs(data: dict[str, Path]) -> None:
+    from tichu_analyze.plots import PlotKind, plot
+    from tichu_analyze.stats import Dataset
+
+    ds = Dataset.load(data["trichu"])
+    seats = ds.seat_rows.filter(pl.col("status") == "scored")
+    per_round = seats.group_by("game", "round").agg(pl.col("bombs_played").sum())
+    with_bombs = per_round.filter(pl.col("bombs_played") > 0).height
+    no_bombs = plot(ds, PlotKind.BOMBS).axes[0].patches[0].get_height()  # the bar of 0
+    assert 100 - no_bombs == pytest.approx(100 * with_bombs / per_round.height)

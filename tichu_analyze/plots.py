@@ -25,7 +25,7 @@ from .atomicfile import write_atomic
 from .datasets import DatasetError
 from .safetext import clean
 from .state import call_value
-from .stats import Dataset, collect, focus, wilson
+from .stats import FOUR_PLAYERS, Dataset, collect, focus, frame_forms, wilson
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
     from matplotlib.axes import Axes
@@ -155,6 +155,22 @@ def _scored_by_group(ds: Dataset, player: str | None,
         note = f"\n(the {max_players} of {len(groups)} players with the most scored rounds)"
         groups = groups[:max_players]
     return frame.filter(pl.col("group").is_in(groups)), groups, note
+
+
+def _form(rows: pl.LazyFrame) -> str | None:
+    """The form of the game of rounds rows ``rows`` as the labels need it, read from the
+    rows' shape: ``tientsin`` (six players), ``trichu`` (three persons, four seats) or
+    ``four players`` (four seats, with trichu too); None when six and four seats mix."""
+    found = frame_forms(rows)
+    if "tientsin" in found:
+        return "tientsin" if len(found) == 1 else None
+    return "trichu" if found == ["trichu"] else FOUR_PLAYERS
+
+
+def _by_form(form: str | None, four: str, tientsin: str, mixed: str) -> str:
+    """The text for rounds of ``form``: ``four`` for four seats (the four-player game and
+    trichu), ``tientsin`` for six players, ``mixed`` for both."""
+    return tientsin if form == "tientsin" else mixed if form is None else four
 
 
 def _who(player: str | None) -> str:
@@ -430,7 +446,9 @@ def plot_points(ds: Dataset, player: str | None = None,
     )
     by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     fig, (ax,) = _new_figure(_player_width(groups, 1.8), 6.0)
-    series = (("cards", "card points of the team (200 for a double victory)", "#56B4E9"),
+    victory = _by_form(_form(frame), "200 for a double victory", "300 for a triple victory",
+                       "200 for a double victory, 300 for a triple in tientsin")
+    series = (("cards", f"card points of the team ({victory})", "#56B4E9"),
               ("calls", f"call points of the team (Tichu \u00b1{call_value('tichu')}, "
                         f"Grand Tichu \u00b1{call_value('grand_tichu')})", "#CC79A7"),
               ("total", "team round score = cards + calls", "#0072B2"),
@@ -487,10 +505,13 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
     if collect(frame.select(pl.len())).item() == 0:
         raise DatasetError(f"{ds.path}: no scored rounds to plot")
     fig, axes = _new_figure(12, 5.2, 1, 2, sharey=True)
+    form = _form(frame)
+    cards = _by_form(form, "14 cards", "9\u201310 cards", "14 cards, 9\u201310 in tientsin")
+    first = _by_form(form, "first 8 cards", "first 6 cards", "first 8 cards (6 in tientsin)")
     panels = (("tichu", "hx_strength", "Tichu",
-               "hand strength after the exchange (14 cards; higher = stronger)", TICHU_COLOR),
+               f"hand strength after the exchange ({cards}; higher = stronger)", TICHU_COLOR),
               ("grand_tichu", "h8_strength", "Grand Tichu",
-               "hand strength of the first 8 cards, seen before a Grand Tichu "
+               f"hand strength of the {first}, seen before a Grand Tichu "
                "(higher = stronger)", GRAND_COLOR))
     for ax, (call, column, name, xlabel, color) in zip(axes, panels, strict=True):
         span = collect(ds.lscored.select(pl.col(column).min().alias("lo"),
@@ -541,10 +562,10 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
 
 def plot_bombs(ds: Dataset, player: str | None = None,
                max_players: int = MAX_PLAYERS) -> Figure:
-    """How many bombs a round sees (all four seats), and per player the bombs held after
-    the exchange and played, per scored round."""
+    """How many bombs a round sees (all seats, the trichu dummy's too), and per player the
+    bombs held after the exchange and played, per scored round."""
     frame, groups, note = _scored_by_group(ds, player, max_players)
-    rounds = ds.lscored
+    rounds = ds.lseats.filter(pl.col("status") == "scored")
     if player is not None:
         keys = ds.lscored.filter(pl.col("player") == player).select("file", "game", "round")
         rounds = rounds.join(keys, on=["file", "game", "round"], how="semi")
@@ -563,7 +584,11 @@ def plot_bombs(ds: Dataset, player: str | None = None,
     left.bar(xs, hs, 0.7, color=GRAND_COLOR, label=f"scored rounds (n = {n_rounds})")
     _bar_labels(left, xs, hs, [f"{dist.get(b, 0)}" for b in xs])
     left.set_xticks(xs, ["0", "1", "2", "3", "4+"])
-    left.set_xlabel("bombs played in the round, by all four seats")
+    form = _form(ds.lscored)
+    seats = ("all four seats, the dummy's too" if form == "trichu" else
+             _by_form(form, "all four seats", "all six seats",
+                      "all seats (six in tientsin, else four)"))
+    left.set_xlabel(f"bombs played in the round, by {seats}")
     left.set_ylabel("% of scored rounds (label: rounds)")
     left.set_title("Rounds by number of bombs" + ("" if player is None else
                                                    " (the player's rounds)"), fontsize=10)
@@ -687,8 +712,14 @@ def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None
                  label=f"{text(g, 24)} ({n} games, window {w})")
         bottom.plot(xs, rows.get_column("margin").cum_sum().to_list(), color=color,
                     linewidth=1.6, label=text(g, 24))
-    top.axhline(25, color=NEUTRAL, linestyle=":", linewidth=1)
-    top.set_ylabel("first out, % of the scored\nrounds of the last games")
+    form = _form(frame)
+    ylabel = "first out, % of the scored\nrounds of the last games"
+    if form is None:  # four and six players: no one even share
+        ylabel += "\n(no even-share line: the rounds\nmix four and six players)"
+    else:  # the dotted line: an even share, one of the round's players
+        top.axhline(100 / (6 if form == "tientsin" else 4), color=NEUTRAL, linestyle=":",
+                    linewidth=1)
+    top.set_ylabel(ylabel)
     top.set_ylim(0, 100)
     top.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncols=3,
                frameon=False)

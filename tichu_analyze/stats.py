@@ -1126,11 +1126,16 @@ VARIANT_STATS: tuple[StatDef, ...] = tuple(d for d in PLAYER_STATS if d.key in _
 over every player's rounds of that form."""
 
 
-def forms(ds: Dataset) -> list[str]:
-    """The forms of the game the dataset holds (``four players``, ``tientsin``,
+def frame_forms(rows: pl.LazyFrame) -> list[str]:
+    """The forms of the game of rounds rows ``rows`` (``four players``, ``tientsin``,
     ``trichu``), most rows first."""
-    counts = collect(ds.lrounds.group_by(_FORM.alias("form")).agg(pl.len().alias("n")))
+    counts = collect(rows.group_by(_FORM.alias("form")).agg(pl.len().alias("n")))
     return [str(f) for f, _ in sorted(counts.iter_rows(), key=lambda r: (-r[1], r[0]))]
+
+
+def forms(ds: Dataset) -> list[str]:
+    """The forms of the game the dataset holds, most rows first (:func:`frame_forms`)."""
+    return frame_forms(ds.lrounds)
 
 
 def variant_table(ds: Dataset, player: str | None = None) -> StatTable:
