@@ -437,3 +437,30 @@ def test_bombs_per_round_count_the_trichu_dummys_bombs(data: dict[str, Path]) ->
     with_bombs = per_round.filter(pl.col("bombs_played") > 0).height
     no_bombs = plot(ds, PlotKind.BOMBS).axes[0].patches[0].get_height()  # the bar of 0
     assert 100 - no_bombs == pytest.approx(100 * with_bombs / per_round.height)
+
+
+def test_trichu_score_plot_puts_each_call_on_the_callers_row(data: dict[str, Path],
+                                                             logs: dict[str, Path]) -> None:
+    from tichu_analyze.plots import PlotKind, plot
+    from tichu_analyze.stats import Dataset
+
+    ds = Dataset.load(data["trichu"])
+    calls = ds.seat_rows.filter(pl.col("call").is_not_null())
+    for game in _recorded(logs["trichu"]).games:
+        assert game.person_totals is not None
+        people = sorted(game.person_totals)
+        strip = plot(ds, PlotKind.SCORE, game=game.id).axes[2]
+        assert [t.get_text() for t in strip.get_yticklabels()] == people
+        drawn = Counter((int(t.xy[0]), people[int(t.xy[1])], t.get_text())
+                        for t in strip.texts if t.get_text()[:1] in "TG")
+        expected: Counter[tuple[int, str, str]] = Counter()
+        for row in calls.filter(pl.col("game") == game.id).iter_rows(named=True):
+            mark = ("GT" if row["call"] == "grand_tichu" else "T") + (
+                "\u2713" if row["call_success"] else "\u2717")
+            if row["role"] == "dummy":  # its solo player called it, at the dummy's seat
+                assert row["played_by"] != row["player"]
+                expected[(row["round"], row["played_by"], f"{mark} ({row['player']})")] += 1
+            else:
+                expected[(row["round"], row["player"], mark)] += 1
+        assert drawn == expected
+    assert calls.filter(pl.col("role") == "dummy").height  # a dummy's call was checked

@@ -236,7 +236,8 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
         who = [pl.col("team") == t for t in (0, 1)]
     per: list[list[float]] = [[] for _ in names]
     status: list[str] = []
-    calls: dict[int, list[tuple[int, str, bool | None]]] = {}
+    # the calls per round and strip row: a seat's row, in trichu the calling person's
+    calls: dict[int, dict[int, list[tuple[str, bool | None]]]] = {}
     for rnd in rounds:
         rows = r.filter(pl.col("round") == rnd)
         status.append(str(rows.get_column("status")[0]))
@@ -247,7 +248,12 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
             success = rec["call_success"] if status[-1] == "scored" else None
             mark = "?" if success is None else "\u2713" if success else "\u2717"
             short = "GT" if rec["call"] == "grand_tichu" else "T"
-            calls.setdefault(rnd, []).append((int(rec["seat"]), f"{short}{mark}", success))
+            row, label = int(rec["seat"]), f"{short}{mark}"
+            if trichu:  # the dummy's call is its solo player's, named at the dummy's seat
+                dummy = rec["role"] == "dummy"
+                row = people.index(str(rec["played_by"] if dummy else rec["player"]))
+                label += f" ({text(rec['player'], 10)})" if dummy else ""
+            calls.setdefault(rnd, {}).setdefault(row, []).append((label, success))
     games = collect(ds.lgames.filter((pl.col("file") == file) & (pl.col("game") == game_id)))
     target = int(games.get_column("target").drop_nulls()[0]) if games.height else None
 
@@ -288,22 +294,32 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
     bottom.grid(axis="y", alpha=0.3)
     bottom.margins(y=0.15)
 
-    # The calls: one row per seat, a mark per call in the round it was made.
-    for rnd, made in calls.items():
-        for seat, mark, success in made:
-            color = NEUTRAL if success is None else "#009E73" if success else "#D55E00"
-            strip.text(rnd, seat, mark, ha="center", va="center", fontsize=8,
-                       fontweight="bold", color=color)
-    strip.set_yticks(range(n_seats), [
-        f"seat {s}" if trichu else f"seat {s}: {text(seats.get(s, '?'), 18)}"
-        for s in range(n_seats)], fontsize=8)
-    for tick, seat in zip(strip.get_yticklabels(), range(n_seats), strict=True):
-        tick.set_color(TEAM_COLORS[seat % 2])
-    strip.set_ylim(n_seats - 0.4, -0.6)
+    # The calls: one row per seat (per person in trichu), a mark per call in the round it
+    # was made (two calls of one row in a round side by side).
+    for rnd, rows_made in calls.items():
+        for row, made in rows_made.items():
+            for k, (mark, success) in enumerate(made):
+                color = NEUTRAL if success is None else "#009E73" if success else "#D55E00"
+                strip.annotate(mark, (rnd, row), xytext=(26 * (k - (len(made) - 1) / 2), 0),
+                               textcoords="offset points", ha="center", va="center",
+                               fontsize=8 if len(made) == 1 else 6.5, fontweight="bold",
+                               color=color)
+    if trichu:
+        n_rows, row_colors = len(people), list(PERSON_COLORS)
+        strip.set_yticks(range(n_rows), names, fontsize=8)
+    else:
+        n_rows, row_colors = n_seats, [TEAM_COLORS[s % 2] for s in range(n_seats)]
+        strip.set_yticks(range(n_seats), [f"seat {s}: {text(seats.get(s, '?'), 18)}"
+                                          for s in range(n_seats)], fontsize=8)
+    for tick, color in zip(strip.get_yticklabels(), row_colors, strict=False):
+        tick.set_color(color)
+    strip.set_ylim(n_rows - 0.4, -0.6)
     strip.set_ylabel("calls")
+    dummy_note = ("\nrows: the calling person; a name in brackets: the call was made at that "
+                  "dummy's seat, by the person playing solo") if trichu else ""
     strip.set_title("T = Tichu, GT = Grand Tichu; \u2713 made (green), \u2717 failed (red), "
-                    "? round not scored" + ("" if calls else "; no calls in this game"),
-                    fontsize=8, loc="left")
+                    "? round not scored" + ("" if calls else "; no calls in this game")
+                    + dummy_note, fontsize=8, loc="left")
     strip.set_xlabel("round")
     step = 1 if len(rounds) <= 30 else math.ceil(len(rounds) / 30)
     strip.set_xticks([0, *rounds[::step]], ["start", *[str(r) for r in rounds[::step]]])
