@@ -464,3 +464,29 @@ def test_trichu_score_plot_puts_each_call_on_the_callers_row(data: dict[str, Pat
                 expected[(row["round"], row["player"], mark)] += 1
         assert drawn == expected
     assert calls.filter(pl.col("role") == "dummy").height  # a dummy's call was checked
+
+
+def test_report_headers_name_the_triple_victory_and_player_rounds(
+        both: Path, data: dict[str, Path]) -> None:
+    from tichu_analyze.report import denominator_phrase
+    from tichu_analyze.stats import PLAYER_STATS, Dataset, player_table, team_table, variant_table
+
+    six = Dataset.load(both)
+    for table in (player_table(six), team_table(six), variant_table(six)):
+        labels = {d.key: d.label for d in table.defs}
+        assert labels["double_for"] == "Double (triple in tientsin) victory won", table.title
+        if "double_against" in labels:
+            assert labels["double_against"] == "Double (triple in tientsin) victory lost"
+    # trichu alone has no triple victory: the four-player headers
+    three = Dataset.load(data["trichu"])
+    assert [d.label for d in player_table(three).defs] == [d.label for d in PLAYER_STATS]
+    # by form of the game: Rounds counts rounds, the rates are out of player-rounds
+    forms = variant_table(six)
+    phrases = {d.key: denominator_phrase(d) for d in forms.defs}
+    assert phrases["rounds"] == "scored, of rounds played"
+    assert phrases["first_out"] == "% of scored player-rounds"
+    assert phrases["points"] == "average over scored player-rounds"
+    tientsin = forms.rows["tientsin"]
+    assert tientsin["first_out"].denominator == 6 * tientsin["rounds"].numerator
+    result = runner.invoke(app, ["report", str(both), "-f", "text"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0 and "Double (triple in tientsin) victory won" in result.output
