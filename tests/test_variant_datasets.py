@@ -408,6 +408,11 @@ def test_plot_labels_follow_the_form_of_the_game(trends: dict[str, Path], both: 
     trend = plot(ds, PlotKind.TREND)
     even = [line.get_ydata()[0] for line in trend.axes[0].get_lines()
             if line.get_linestyle() == ":"]
+    finish = plot(ds, PlotKind.FINISH).axes[0]
+    finish_even = [line.get_xdata()[0] for line in finish.get_lines()
+                   if line.get_linestyle() == ":"]
+    assert finish_even == {"tientsin": [pytest.approx(100 / 6)], "trichu": [25],
+                           "both": []}[variant]
     if variant == "tientsin":
         assert "(9\u201310 cards; higher" in calibration and "first 6 cards" in calibration
         assert "14 cards" not in calibration and "first 8" not in calibration

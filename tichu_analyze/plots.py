@@ -432,11 +432,16 @@ def plot_finish(ds: Dataset, player: str | None = None,
         legend = "finish position (after a double victory, 3rd and 4th are in seat order)"
         places = "1st, 2nd, 3rd, 4th"
     else:  # tientsin rounds among them: six places
-        ax.set_xlabel("% of the player's scored rounds (six places in tientsin, four "
-                      "otherwise)")
         legend = ("finish position (after a double or triple victory, the losers' places "
                   "are in seat order)")
         places = "1st to 6th"
+        if _form(frame) == "tientsin":  # six places only: an even share is one sixth
+            ax.axvline(100 / 6, color=NEUTRAL, linestyle=":", linewidth=1)
+            ax.set_xlabel("% of the player's scored rounds (dotted line: 1/6, an even share "
+                          "of six places)")
+        else:  # four- and six-player rounds: no one even share
+            ax.set_xlabel("% of the player's scored rounds (six places in tientsin, four "
+                          "otherwise)")
     ax.set_ylabel("player")
     ax.legend(ncols=last, loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=9,
               title=legend, title_fontsize=8, frameon=False)
