@@ -395,3 +395,125 @@ def test_replay_of_one_trichu_round_names_that_rounds_seating(logs: dict[str, Pa
                                 "--seat", str(seat), "-f", "text"], env={"COLUMNS": "200"})
     assert (f"seen from seat {seat} (whoever sits there in each round)"
             in " ".join(whole.output.split()))
+
+
+def _texts(fig: object) -> str:
+    """Every text of a figure (titles, axis labels, legends, annotations), one a line."""
+    from matplotlib.text import Text
+
+    return "\n".join(t.get_text() for t in fig.findobj(Text))  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def trends(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Datasets of five games of each variant (a trend needs five games)."""
+    folder = tmp_path_factory.mktemp("ds-trend")
+    out = {}
+    for variant, seed in (("tientsin", 7), ("trichu", 8)):
+        log = folder / f"{variant}.jsonl"
+        write_log(simulate(5, seed, variants=[variant]), log)
+        out[variant] = folder / variant
+        assert ingest([log], out[variant]).written
+    return out
+
+
+@pytest.mark.parametrize("variant", ["tientsin", "trichu", "both"])
+def test_plot_labels_follow_the_form_of_the_game(trends: dict[str, Path], both: Path,
+                                                 variant: str) -> None:
+    from tichu_analyze.plots import PlotKind, plot
+    from tichu_analyze.stats import Dataset
+
+    ds = Dataset.load(both if variant == "both" else trends[variant])
+    calibration = _texts(plot(ds, PlotKind.CALIBRATION))
+    points = _texts(plot(ds, PlotKind.POINTS))
+    bombs = plot(ds, PlotKind.BOMBS)
+    trend = plot(ds, PlotKind.TREND)
+    even = [line.get_ydata()[0] for line in trend.axes[0].get_lines()
+            if line.get_linestyle() == ":"]
+    finish = plot(ds, PlotKind.FINISH).axes[0]
+    finish_even = [line.get_xdata()[0] for line in finish.get_lines()
+                   if line.get_linestyle() == ":"]
+    assert finish_even == {"tientsin": [pytest.approx(100 / 6)], "trichu": [25],
+                           "both": []}[variant]
+    if variant == "tientsin":
+        assert "(9\u201310 cards; higher" in calibration and "first 6 cards" in calibration
+        assert "14 cards" not in calibration and "first 8" not in calibration
+        assert "(300 for a triple victory)" in points and "200 for a double" not in points
+        assert bombs.axes[0].get_xlabel() == "bombs played in the round, by all six seats"
+        assert even == [pytest.approx(100 / 6)]
+    elif variant == "trichu":
+        assert "(14 cards; higher" in calibration and "first 8 cards," in calibration
+        assert "(200 for a double victory)" in points
+        assert "the dummy's too" in bombs.axes[0].get_xlabel()
+        assert even == [25]
+    else:  # six and four seats: both named, and no one even share
+        assert "14 cards, 9\u201310 in tientsin" in calibration
+        assert "first 8 cards (6 in tientsin)" in calibration
+        assert "300 for a triple in tientsin" in points
+        assert "six in tientsin, else four" in bombs.axes[0].get_xlabel()
+        assert even == [] and "mix four and six" in trend.axes[0].get_ylabel()
+
+
+def test_bombs_per_round_count_the_trichu_dummys_bombs(data: dict[str, Path]) -> None:
+    from tichu_analyze.plots import PlotKind, plot
+    from tichu_analyze.stats import Dataset
+
+    ds = Dataset.load(data["trichu"])
+    seats = ds.seat_rows.filter(pl.col("status") == "scored")
+    per_round = seats.group_by("game", "round").agg(pl.col("bombs_played").sum())
+    with_bombs = per_round.filter(pl.col("bombs_played") > 0).height
+    no_bombs = plot(ds, PlotKind.BOMBS).axes[0].patches[0].get_height()  # the bar of 0
+    assert 100 - no_bombs == pytest.approx(100 * with_bombs / per_round.height)
+
+
+def test_trichu_score_plot_puts_each_call_on_the_callers_row(data: dict[str, Path],
+                                                             logs: dict[str, Path]) -> None:
+    from tichu_analyze.plots import PlotKind, plot
+    from tichu_analyze.stats import Dataset
+
+    ds = Dataset.load(data["trichu"])
+    calls = ds.seat_rows.filter(pl.col("call").is_not_null())
+    for game in _recorded(logs["trichu"]).games:
+        assert game.person_totals is not None
+        people = sorted(game.person_totals)
+        strip = plot(ds, PlotKind.SCORE, game=game.id).axes[2]
+        assert [t.get_text() for t in strip.get_yticklabels()] == people
+        drawn = Counter((int(t.xy[0]), people[int(t.xy[1])], t.get_text())
+                        for t in strip.texts if t.get_text()[:1] in "TG")
+        expected: Counter[tuple[int, str, str]] = Counter()
+        for row in calls.filter(pl.col("game") == game.id).iter_rows(named=True):
+            mark = ("GT" if row["call"] == "grand_tichu" else "T") + (
+                "\u2713" if row["call_success"] else "\u2717")
+            if row["role"] == "dummy":  # its solo player called it, at the dummy's seat
+                assert row["played_by"] != row["player"]
+                expected[(row["round"], row["played_by"], f"{mark} ({row['player']})")] += 1
+            else:
+                expected[(row["round"], row["player"], mark)] += 1
+        assert drawn == expected
+    assert calls.filter(pl.col("role") == "dummy").height  # a dummy's call was checked
+
+
+def test_report_headers_name_the_triple_victory_and_player_rounds(
+        both: Path, data: dict[str, Path]) -> None:
+    from tichu_analyze.report import denominator_phrase
+    from tichu_analyze.stats import PLAYER_STATS, Dataset, player_table, team_table, variant_table
+
+    six = Dataset.load(both)
+    for table in (player_table(six), team_table(six), variant_table(six)):
+        labels = {d.key: d.label for d in table.defs}
+        assert labels["double_for"] == "Double (triple in tientsin) victory won", table.title
+        if "double_against" in labels:
+            assert labels["double_against"] == "Double (triple in tientsin) victory lost"
+    # trichu alone has no triple victory: the four-player headers
+    three = Dataset.load(data["trichu"])
+    assert [d.label for d in player_table(three).defs] == [d.label for d in PLAYER_STATS]
+    # by form of the game: Rounds counts rounds, the rates are out of player-rounds
+    forms = variant_table(six)
+    phrases = {d.key: denominator_phrase(d) for d in forms.defs}
+    assert phrases["rounds"] == "scored, of rounds played"
+    assert phrases["first_out"] == "% of scored player-rounds"
+    assert phrases["points"] == "average over scored player-rounds"
+    tientsin = forms.rows["tientsin"]
+    assert tientsin["first_out"].denominator == 6 * tientsin["rounds"].numerator
+    result = runner.invoke(app, ["report", str(both), "-f", "text"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0 and "Double (triple in tientsin) victory won" in result.output

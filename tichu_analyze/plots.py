@@ -25,7 +25,7 @@ from .atomicfile import write_atomic
 from .datasets import DatasetError
 from .safetext import clean
 from .state import call_value
-from .stats import Dataset, collect, focus, wilson
+from .stats import FOUR_PLAYERS, Dataset, collect, focus, frame_forms, wilson
 
 if TYPE_CHECKING:  # matplotlib is imported when a figure is drawn: the CLI starts fast
     from matplotlib.axes import Axes
@@ -157,6 +157,22 @@ def _scored_by_group(ds: Dataset, player: str | None,
     return frame.filter(pl.col("group").is_in(groups)), groups, note
 
 
+def _form(rows: pl.LazyFrame) -> str | None:
+    """The form of the game of rounds rows ``rows`` as the labels need it, read from the
+    rows' shape: ``tientsin`` (six players), ``trichu`` (three persons, four seats) or
+    ``four players`` (four seats, with trichu too); None when six and four seats mix."""
+    found = frame_forms(rows)
+    if "tientsin" in found:
+        return "tientsin" if len(found) == 1 else None
+    return "trichu" if found == ["trichu"] else FOUR_PLAYERS
+
+
+def _by_form(form: str | None, four: str, tientsin: str, mixed: str) -> str:
+    """The text for rounds of ``form``: ``four`` for four seats (the four-player game and
+    trichu), ``tientsin`` for six players, ``mixed`` for both."""
+    return tientsin if form == "tientsin" else mixed if form is None else four
+
+
 def _who(player: str | None) -> str:
     return "" if player is None else f"\n{text(player, 40)} against the rest of the field"
 
@@ -220,7 +236,8 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
         who = [pl.col("team") == t for t in (0, 1)]
     per: list[list[float]] = [[] for _ in names]
     status: list[str] = []
-    calls: dict[int, list[tuple[int, str, bool | None]]] = {}
+    # the calls per round and strip row: a seat's row, in trichu the calling person's
+    calls: dict[int, dict[int, list[tuple[str, bool | None]]]] = {}
     for rnd in rounds:
         rows = r.filter(pl.col("round") == rnd)
         status.append(str(rows.get_column("status")[0]))
@@ -231,7 +248,12 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
             success = rec["call_success"] if status[-1] == "scored" else None
             mark = "?" if success is None else "\u2713" if success else "\u2717"
             short = "GT" if rec["call"] == "grand_tichu" else "T"
-            calls.setdefault(rnd, []).append((int(rec["seat"]), f"{short}{mark}", success))
+            row, label = int(rec["seat"]), f"{short}{mark}"
+            if trichu:  # the dummy's call is its solo player's, named at the dummy's seat
+                dummy = rec["role"] == "dummy"
+                row = people.index(str(rec["played_by"] if dummy else rec["player"]))
+                label += f" ({text(rec['player'], 10)})" if dummy else ""
+            calls.setdefault(rnd, {}).setdefault(row, []).append((label, success))
     games = collect(ds.lgames.filter((pl.col("file") == file) & (pl.col("game") == game_id)))
     target = int(games.get_column("target").drop_nulls()[0]) if games.height else None
 
@@ -272,22 +294,32 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
     bottom.grid(axis="y", alpha=0.3)
     bottom.margins(y=0.15)
 
-    # The calls: one row per seat, a mark per call in the round it was made.
-    for rnd, made in calls.items():
-        for seat, mark, success in made:
-            color = NEUTRAL if success is None else "#009E73" if success else "#D55E00"
-            strip.text(rnd, seat, mark, ha="center", va="center", fontsize=8,
-                       fontweight="bold", color=color)
-    strip.set_yticks(range(n_seats), [
-        f"seat {s}" if trichu else f"seat {s}: {text(seats.get(s, '?'), 18)}"
-        for s in range(n_seats)], fontsize=8)
-    for tick, seat in zip(strip.get_yticklabels(), range(n_seats), strict=True):
-        tick.set_color(TEAM_COLORS[seat % 2])
-    strip.set_ylim(n_seats - 0.4, -0.6)
+    # The calls: one row per seat (per person in trichu), a mark per call in the round it
+    # was made (two calls of one row in a round side by side).
+    for rnd, rows_made in calls.items():
+        for row, made in rows_made.items():
+            for k, (mark, success) in enumerate(made):
+                color = NEUTRAL if success is None else "#009E73" if success else "#D55E00"
+                strip.annotate(mark, (rnd, row), xytext=(26 * (k - (len(made) - 1) / 2), 0),
+                               textcoords="offset points", ha="center", va="center",
+                               fontsize=8 if len(made) == 1 else 6.5, fontweight="bold",
+                               color=color)
+    if trichu:
+        n_rows, row_colors = len(people), list(PERSON_COLORS)
+        strip.set_yticks(range(n_rows), names, fontsize=8)
+    else:
+        n_rows, row_colors = n_seats, [TEAM_COLORS[s % 2] for s in range(n_seats)]
+        strip.set_yticks(range(n_seats), [f"seat {s}: {text(seats.get(s, '?'), 18)}"
+                                          for s in range(n_seats)], fontsize=8)
+    for tick, color in zip(strip.get_yticklabels(), row_colors, strict=False):
+        tick.set_color(color)
+    strip.set_ylim(n_rows - 0.4, -0.6)
     strip.set_ylabel("calls")
+    dummy_note = ("\nrows: the calling person; a name in brackets: the call was made at that "
+                  "dummy's seat, by the person playing solo") if trichu else ""
     strip.set_title("T = Tichu, GT = Grand Tichu; \u2713 made (green), \u2717 failed (red), "
-                    "? round not scored" + ("" if calls else "; no calls in this game"),
-                    fontsize=8, loc="left")
+                    "? round not scored" + ("" if calls else "; no calls in this game")
+                    + dummy_note, fontsize=8, loc="left")
     strip.set_xlabel("round")
     step = 1 if len(rounds) <= 30 else math.ceil(len(rounds) / 30)
     strip.set_xticks([0, *rounds[::step]], ["start", *[str(r) for r in rounds[::step]]])
@@ -400,11 +432,16 @@ def plot_finish(ds: Dataset, player: str | None = None,
         legend = "finish position (after a double victory, 3rd and 4th are in seat order)"
         places = "1st, 2nd, 3rd, 4th"
     else:  # tientsin rounds among them: six places
-        ax.set_xlabel("% of the player's scored rounds (six places in tientsin, four "
-                      "otherwise)")
         legend = ("finish position (after a double or triple victory, the losers' places "
                   "are in seat order)")
         places = "1st to 6th"
+        if _form(frame) == "tientsin":  # six places only: an even share is one sixth
+            ax.axvline(100 / 6, color=NEUTRAL, linestyle=":", linewidth=1)
+            ax.set_xlabel("% of the player's scored rounds (dotted line: 1/6, an even share "
+                          "of six places)")
+        else:  # four- and six-player rounds: no one even share
+            ax.set_xlabel("% of the player's scored rounds (six places in tientsin, four "
+                          "otherwise)")
     ax.set_ylabel("player")
     ax.legend(ncols=last, loc="lower center", bbox_to_anchor=(0.5, 1.0), fontsize=9,
               title=legend, title_fontsize=8, frameon=False)
@@ -430,7 +467,9 @@ def plot_points(ds: Dataset, player: str | None = None,
     )
     by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
     fig, (ax,) = _new_figure(_player_width(groups, 1.8), 6.0)
-    series = (("cards", "card points of the team (200 for a double victory)", "#56B4E9"),
+    victory = _by_form(_form(frame), "200 for a double victory", "300 for a triple victory",
+                       "200 for a double victory, 300 for a triple in tientsin")
+    series = (("cards", f"card points of the team ({victory})", "#56B4E9"),
               ("calls", f"call points of the team (Tichu \u00b1{call_value('tichu')}, "
                         f"Grand Tichu \u00b1{call_value('grand_tichu')})", "#CC79A7"),
               ("total", "team round score = cards + calls", "#0072B2"),
@@ -487,10 +526,13 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
     if collect(frame.select(pl.len())).item() == 0:
         raise DatasetError(f"{ds.path}: no scored rounds to plot")
     fig, axes = _new_figure(12, 5.2, 1, 2, sharey=True)
+    form = _form(frame)
+    cards = _by_form(form, "14 cards", "9\u201310 cards", "14 cards, 9\u201310 in tientsin")
+    first = _by_form(form, "first 8 cards", "first 6 cards", "first 8 cards (6 in tientsin)")
     panels = (("tichu", "hx_strength", "Tichu",
-               "hand strength after the exchange (14 cards; higher = stronger)", TICHU_COLOR),
+               f"hand strength after the exchange ({cards}; higher = stronger)", TICHU_COLOR),
               ("grand_tichu", "h8_strength", "Grand Tichu",
-               "hand strength of the first 8 cards, seen before a Grand Tichu "
+               f"hand strength of the {first}, seen before a Grand Tichu "
                "(higher = stronger)", GRAND_COLOR))
     for ax, (call, column, name, xlabel, color) in zip(axes, panels, strict=True):
         span = collect(ds.lscored.select(pl.col(column).min().alias("lo"),
@@ -541,10 +583,10 @@ def plot_calibration(ds: Dataset, player: str | None = None) -> Figure:
 
 def plot_bombs(ds: Dataset, player: str | None = None,
                max_players: int = MAX_PLAYERS) -> Figure:
-    """How many bombs a round sees (all four seats), and per player the bombs held after
-    the exchange and played, per scored round."""
+    """How many bombs a round sees (all seats, the trichu dummy's too), and per player the
+    bombs held after the exchange and played, per scored round."""
     frame, groups, note = _scored_by_group(ds, player, max_players)
-    rounds = ds.lscored
+    rounds = ds.lseats.filter(pl.col("status") == "scored")
     if player is not None:
         keys = ds.lscored.filter(pl.col("player") == player).select("file", "game", "round")
         rounds = rounds.join(keys, on=["file", "game", "round"], how="semi")
@@ -563,7 +605,11 @@ def plot_bombs(ds: Dataset, player: str | None = None,
     left.bar(xs, hs, 0.7, color=GRAND_COLOR, label=f"scored rounds (n = {n_rounds})")
     _bar_labels(left, xs, hs, [f"{dist.get(b, 0)}" for b in xs])
     left.set_xticks(xs, ["0", "1", "2", "3", "4+"])
-    left.set_xlabel("bombs played in the round, by all four seats")
+    form = _form(ds.lscored)
+    seats = ("all four seats, the dummy's too" if form == "trichu" else
+             _by_form(form, "all four seats", "all six seats",
+                      "all seats (six in tientsin, else four)"))
+    left.set_xlabel(f"bombs played in the round, by {seats}")
     left.set_ylabel("% of scored rounds (label: rounds)")
     left.set_title("Rounds by number of bombs" + ("" if player is None else
                                                    " (the player's rounds)"), fontsize=10)
@@ -687,8 +733,14 @@ def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None
                  label=f"{text(g, 24)} ({n} games, window {w})")
         bottom.plot(xs, rows.get_column("margin").cum_sum().to_list(), color=color,
                     linewidth=1.6, label=text(g, 24))
-    top.axhline(25, color=NEUTRAL, linestyle=":", linewidth=1)
-    top.set_ylabel("first out, % of the scored\nrounds of the last games")
+    form = _form(frame)
+    ylabel = "first out, % of the scored\nrounds of the last games"
+    if form is None:  # four and six players: no one even share
+        ylabel += "\n(no even-share line: the rounds\nmix four and six players)"
+    else:  # the dotted line: an even share, one of the round's players
+        top.axhline(100 / (6 if form == "tientsin" else 4), color=NEUTRAL, linestyle=":",
+                    linewidth=1)
+    top.set_ylabel(ylabel)
     top.set_ylim(0, 100)
     top.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.04), ncols=3,
                frameon=False)

@@ -459,7 +459,8 @@ def variant_sections(ds: Dataset, player: str | None = None,
                  "<p>The players' statistics over the rounds of each form of the game: the "
                  "four-player game, tientsin (six players, a triple victory counted as the "
                  "team victory) and trichu (three persons, the dummy's seat not counted). "
-                 "Rounds counts rounds; the rates are per player and round.</p>\n"
+                 "Rounds counts rounds; the rates are out of player-rounds: a round counts "
+                 "once per player in it (six in tientsin, three persons in trichu).</p>\n"
                  + stat_tables_html(table, "variants", None))]
     trichu = trichu_table(ds, player)
     if trichu is not None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import StrEnum
 from functools import cached_property
@@ -675,6 +675,20 @@ def focus(frame: _F, player: str | None, column: str = "player") -> _F:
     )
 
 
+VICTORY_LABELS = {"double_for": "Double (triple in tientsin) victory won",
+                  "double_against": "Double (triple in tientsin) victory lost"}
+"""The headers of the team-victory columns when the rounds hold ``tientsin`` rounds, whose
+team victory is the triple one."""
+
+
+def victory_headers(defs: tuple[StatDef, ...], ds: Dataset) -> tuple[StatDef, ...]:
+    """``defs``, with the team-victory columns headed :data:`VICTORY_LABELS` when ``ds``
+    holds ``tientsin`` rounds (four-player and trichu datasets keep "Double victory")."""
+    if "tientsin" not in forms(ds):
+        return defs
+    return tuple(replace(d, label=VICTORY_LABELS.get(d.key, d.label)) for d in defs)
+
+
 def player_table(ds: Dataset, player: str | None = None) -> StatTable:
     """:data:`PLAYER_STATS` per player; with ``player``, that player against the field."""
     ds.check_player(player)
@@ -682,7 +696,7 @@ def player_table(ds: Dataset, player: str | None = None) -> StatTable:
     if player is not None:  # the player first, then the field
         rows = {k: rows[k] for k in sorted(rows, key=lambda k: k != player)}
     title = "Players" if player is None else f"{player} against the rest of the field"
-    return StatTable(title, "player", PLAYER_STATS, rows)
+    return StatTable(title, "player", victory_headers(PLAYER_STATS, ds), rows)
 
 
 def team_label(*names: str) -> str:
@@ -711,7 +725,7 @@ def team_table(ds: Dataset, player: str | None = None) -> StatTable:
         t = t.filter((pl.col("player") == player) | pl.col("partners").list.contains(player))
     rows = _aggregate(t, "team_label", TEAM_STATS, pairs=True)
     title = "Partnerships" if player is None else f"Partnerships of {player}"
-    return StatTable(title, "partnership", TEAM_STATS, rows)
+    return StatTable(title, "partnership", victory_headers(TEAM_STATS, ds), rows)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1121,23 +1135,33 @@ _FORM = (pl.when(pl.col("role").is_not_null()).then(pl.lit("trichu"))
 
 _VARIANT_KEYS = ("rounds", "first_out", "avg_finish", "double_for", "tichu_success",
                  "grand_success", "points", "bombs_played", "dragon_given")
-VARIANT_STATS: tuple[StatDef, ...] = tuple(d for d in PLAYER_STATS if d.key in _VARIANT_KEYS)
+_PLAYER_ROUNDS = "scored player-rounds"
+VARIANT_STATS: tuple[StatDef, ...] = tuple(
+    replace(d, unit=_PLAYER_ROUNDS) if d.unit == "scored rounds" else d
+    for d in PLAYER_STATS if d.key in _VARIANT_KEYS)
 """The statistics per form of the game (:func:`variant_table`): the per-player statistics,
-over every player's rounds of that form."""
+over every player's rounds of that form. ``Rounds`` counts rounds; the rates are out of
+*player-rounds*, a round counting once per player in it (six in ``tientsin``, the three
+persons in ``trichu``, four otherwise)."""
+
+
+def frame_forms(rows: pl.LazyFrame) -> list[str]:
+    """The forms of the game of rounds rows ``rows`` (``four players``, ``tientsin``,
+    ``trichu``), most rows first."""
+    counts = collect(rows.group_by(_FORM.alias("form")).agg(pl.len().alias("n")))
+    return [str(f) for f, _ in sorted(counts.iter_rows(), key=lambda r: (-r[1], r[0]))]
 
 
 def forms(ds: Dataset) -> list[str]:
-    """The forms of the game the dataset holds (``four players``, ``tientsin``,
-    ``trichu``), most rows first."""
-    counts = collect(ds.lrounds.group_by(_FORM.alias("form")).agg(pl.len().alias("n")))
-    return [str(f) for f, _ in sorted(counts.iter_rows(), key=lambda r: (-r[1], r[0]))]
+    """The forms of the game the dataset holds, most rows first (:func:`frame_forms`)."""
+    return frame_forms(ds.lrounds)
 
 
 def variant_table(ds: Dataset, player: str | None = None) -> StatTable:
     """:data:`VARIANT_STATS` per form of the game (of ``player``'s rounds when given):
     calls, finish positions, team victories (double, or triple in ``tientsin``), bombs and
-    Dragon gifts. Rates are per player and round; ``Rounds`` counts rounds (each round's
-    rows together count one)."""
+    Dragon gifts. Rates are per player and round (out of player-rounds); ``Rounds`` counts
+    rounds (each round's rows together count one)."""
     ds.check_player(player)
     frame = ds.lrounds if player is None else ds.lrounds.filter(pl.col("player") == player)
     frame = frame.with_columns(
@@ -1145,7 +1169,7 @@ def variant_table(ds: Dataset, player: str | None = None) -> StatTable:
         (1.0 / pl.len().over("file", "game", "round")).alias("share"))
     rows = _aggregate(frame, "form", VARIANT_STATS, pairs=True)
     title = "By form of the game" + ("" if player is None else f" ({player})")
-    return StatTable(title, "game", VARIANT_STATS, rows)
+    return StatTable(title, "game", victory_headers(VARIANT_STATS, ds), rows)
 
 
 _TRICHU = "Solo and pair"
