@@ -947,7 +947,7 @@ def test_cli_interrupt_exits_130(tmp_path: Path) -> None:
         mp.setattr(datasets, "round_values", interrupted)
         result = runner.invoke(app, ["ingest", str(log), "--out", str(tmp_path / "ds")])
     assert result.exit_code == 130
-    assert "left as it was" in result.output
+    assert f"interrupted: {tmp_path / 'ds'} was not created" in result.output
     assert not (tmp_path / "ds").exists() and _siblings(tmp_path / "ds") == []
 
 
