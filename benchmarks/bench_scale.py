@@ -14,6 +14,9 @@ corpus, the same command three ways:
 * ``--scheduler local``: an embedded Dask LocalCluster of two single-threaded
   worker processes (the cluster's start is timed apart and left out of the rate).
 
+Both kinds of workers are started and warmed on a few games before the timing (a
+long run amortizes that), so the rates are those of a running pool or cluster.
+
 Prints games/s, games/s per worker core, the speedups over serial, Dask against
 ``--jobs``, and the time 2.4 million `.tch` games would take at the measured Dask rate
 per core on 2, 16 and 64 cores (assuming the rate per core holds). ``--ingest`` also
@@ -88,11 +91,21 @@ def check_with(files: list[Path], jobs: int, on: Backend | None) -> Callable[[],
     return go
 
 
-def _driven(files: list[Path], on: Backend):  # type: ignore[no-untyped-def]
+def _driven(files: list[Path], on: Backend, task_bytes: int | None = None):  # type: ignore[no-untyped-def]
     from tichu_analyze.driver import check_task, plan, run
 
-    for result in run(plan(files, on.workers), check_task, (frozenset(),), on):
+    for result in run(plan(files, on.workers, task_bytes=task_bytes), check_task,
+                      (frozenset(),), on):
         yield result.path, result.stats
+
+
+def warm(files: list[Path], *backends: Backend) -> None:
+    """Start the worker processes and let each replay a few games before the timing, as
+    a long run amortizes them (the pool's first tasks pay its forked workers' first
+    touches of memory; a Dask worker imports the package on its first task)."""
+    for on in backends:
+        for _ in _driven(files, on, task_bytes=1):  # one task a file
+            pass
 
 
 def ingest_with(files: list[Path], on: Backend | None, out: Path) -> Callable[[], None]:
@@ -106,12 +119,13 @@ def ingest_with(files: list[Path], on: Backend | None, out: Path) -> Callable[[]
 
 
 def measure(label: str, files: list[Path], games: int, dask: DaskBackend,
-            with_ingest: bool, scratch: Path) -> dict[str, float]:
+            with_ingest: bool, scratch: Path, warm_files: list[Path]) -> dict[str, float]:
     print(f"\n{label}: {games:,} games in {len(files):,} file(s), "
           f"{sum(f.stat().st_size for f in files) / 2**20:.0f} MiB")
     rates: dict[str, float] = {}
     jobs = ProcessBackend(2)
     try:
+        warm(warm_files, jobs, dask)
         runs: list[tuple[str, Callable[[], None], int]] = [
             ("check serial", check_with(files, 1, None), 1),
             ("check --jobs 2", check_with(files, 2, jobs), 2),
@@ -162,9 +176,10 @@ def main() -> None:
     print(f"Dask LocalCluster of 2 workers started in {time.perf_counter() - start:.1f} s")
     scratch = Path(tempfile.mkdtemp(prefix="bench-scale-"))
     try:
-        tch_rates = measure(".tch archive", tch, args.tch_games, dask, args.ingest, scratch)
+        tch_rates = measure(".tch archive", tch, args.tch_games, dask, args.ingest, scratch,
+                            tch[:8])
         measure(f"JSON-lines log ({events:,} events)", [log], args.log_games, dask,
-                args.ingest, scratch)
+                args.ingest, scratch, tch[:8])
     finally:
         dask.close()
         shutil.rmtree(scratch, ignore_errors=True)
