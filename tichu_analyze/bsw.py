@@ -286,11 +286,6 @@ def _decode_line(raw: bytes, encoding: str) -> str:
         return raw.decode(_encoding(raw))
 
 
-def _tail(text: str) -> str:
-    """``text`` without trailing ASCII blanks (a name may end in a non-breaking space)."""
-    return text.rstrip(" \t\r")
-
-
 # --- parsed lines of one round ------------------------------------------------
 
 
@@ -1342,16 +1337,6 @@ def _readings(cards: Mask, highest: Combo) -> list[Combo]:
             _READINGS.clear()
         _READINGS[cards] = got
     return got
-
-
-def _is_lead(rnd: RoundState, seat: int, combo: Combo | None) -> bool:
-    """Whether a play by ``seat`` would lead a new trick (the engine's reading, rules 2.4,
-    4.3): no trick on the table, or it is over and this is no bomb by another seat."""
-    if rnd.top is None:
-        return True
-    if rnd.closing:
-        return seat == rnd.top_seat or combo is None or combo.kind < _BOMB
-    return False
 
 
 def event_dict(ev: Event) -> EventDict:

@@ -288,11 +288,6 @@ def _quiet_stop() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
-def _cannot_write(path: object, e: OSError) -> typer.Exit:
-    """``PATH: cannot write: REASON`` naming the path the user gave (not a temporary one)."""
-    return fail(f"{path}: cannot write: {e.strerror or e}")
-
-
 def _interrupted(output: object | None) -> typer.Exit:
     """Ctrl-C: say that the output was not touched; the exit (status 130) to raise."""
     if output is None:
