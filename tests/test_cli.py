@@ -217,6 +217,20 @@ def test_convert_reports_unreadable_lines(tmp_path: Path) -> None:
     assert out.exists()
 
 
+def test_convert_quiet_prints_only_what_went_wrong(tmp_path: Path) -> None:
+    code, _, err = run("convert", str(SAMPLE_TCH), "-o", str(tmp_path / "a.jsonl"), "-q")
+    assert (code, err) == (0, "")
+    code, _, err = run("convert", str(SAMPLE_TCH), "-o", str(tmp_path / "b.jsonl"))
+    assert code == 0 and err.startswith("wrote ") and "of 1 game to" in err
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    text = SAMPLE_TCH.read_bytes().decode("utf-8").splitlines()
+    text[20] = "(9)nobody: ?? what is this"
+    bad = tmp_path / "123.tch"
+    bad.write_text("\n".join(text) + "\n", encoding="utf-8")
+    code, _, err = run("convert", str(bad), "-o", str(tmp_path / "c.jsonl"), "-q")
+    assert code == 1 and f"{bad}:21: not understood" in err and "wrote" not in err
+
+
 def test_convert_without_tch_files(tmp_path: Path) -> None:
     code, _, err = run("convert", str(WISH), "-o", str(tmp_path / "x.jsonl"))
     assert code == 2 and "no .tch files" in err

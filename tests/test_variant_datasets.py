@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.datasets import TABLES, ingest, scan
+from tichu_analyze.datasets import TABLES, DatasetError, ingest, scan
 from tichu_analyze.logfile import replay_file, write_log
 from tichu_analyze.record import Recorder
 from tichu_analyze.simulate import simulate
@@ -237,6 +237,25 @@ def test_rounds_per_person_in_trichu_by_role(data: dict[str, Path]) -> None:
     assert set(per) == set(rounds.filter(pl.col("role") != "dummy")["player"])
     for counts in per.values():
         assert counts["solo"] == counts["dummy"]
+
+
+def test_the_dummy_may_be_named_as_partner_or_opponent(data: dict[str, Path]) -> None:
+    from tichu_analyze.stats import Dataset, Filters, apply_filters
+
+    ds = Dataset.load(data["trichu"])
+    seats = ds.seat_rows
+    dummy = seats.filter(pl.col("role") == "dummy")["player"].unique().to_list()
+    assert len(dummy) == 1 and dummy[0] not in ds.players
+    person = ds.players[0]
+    mine = seats.filter(pl.col("player") == person)
+    for f, rows in (
+            (Filters(person, partner=dummy[0]), mine.filter(pl.col("role") == "solo")),
+            (Filters(person, opponent=dummy[0]), mine.filter(pl.col("role") == "pair"))):
+        kept = apply_filters(ds, f).rounds.filter(pl.col("player") == person)
+        assert kept.height == rows.height > 0
+        assert sorted(kept["round"].to_list()) == sorted(rows["round"].to_list())
+    with pytest.raises(DatasetError, match="no player 'Nobody'"):
+        apply_filters(ds, Filters(person, partner="Nobody"))
 
 
 # -- report and plot ----------------------------------------------------------------------

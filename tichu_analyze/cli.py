@@ -48,6 +48,8 @@ from .plots import PLOT_HELP, PlotKind
 from .safetext import clean, json_text, plural
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from .config import Settings
     from .stats import Dataset, Filters
 
@@ -1116,6 +1118,10 @@ def convert(
                           "core); the output is the same.")
     ] = 1,
     scheduler: SchedulerOption = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No summary and no progress bar (lines not "
+                           "understood are still listed).")
+    ] = False,
 ) -> None:
     """Convert Brettspielwelt .tch logs into one format-1 JSON-lines log.
 
@@ -1134,6 +1140,7 @@ def convert(
     """
     from .driver import convert_task, plan, run
     from .logfile import is_tch, tch_game_id, write_lines
+    from .progress import file_sizes, progress_bar
 
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]
@@ -1146,9 +1153,12 @@ def convert(
     games = 0
     written: dict[str, Path] = {}  # game id: the file it was converted from
 
-    def lines(on: Backend) -> Iterator[bytes]:
+    def lines(on: Backend, bar: Progress) -> Iterator[bytes]:
         nonlocal problems, unreadable, games
-        for done in run(plan(files, on.workers), convert_task, (), on):
+        task = bar.add_task(f"converting ({plural(on.workers, 'worker')})",
+                            total=sum(file_sizes(files)))
+        for done in run(plan(files, on.workers), convert_task, (), on,
+                        on_bytes=lambda n: bar.advance(task, n)):
             if isinstance(done.stats, LogError):
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(clean(done.stats))}", highlight=False)
@@ -1168,8 +1178,9 @@ def convert(
             yield from done.lines
 
     try:
-        with closing(backend(jobs or os.cpu_count() or 1, scheduler, _notice(False))) as on:
-            n = write_lines(lines(on), output)
+        with closing(backend(jobs or os.cpu_count() or 1, scheduler, _notice(quiet))) as on, \
+                progress_bar(not quiet and err.is_terminal) as bar:
+            n = write_lines(lines(on, bar), output)
     except DriverError as e:
         raise fail(str(e)) from None
     except OutputError as e:
@@ -1177,9 +1188,10 @@ def convert(
     except KeyboardInterrupt:
         raise _interrupted(output) from None
     found = len(files)
-    err.print(f"wrote {plural(n, 'event')} of {plural(games, 'game')} to {clean(output)}"
-              + (f" ({found} .tch files found, {unreadable} could not be read)"
-                 if unreadable else ""), highlight=False, markup=False)
+    if not quiet or unreadable:
+        err.print(f"wrote {plural(n, 'event')} of {plural(games, 'game')} to {clean(output)}"
+                  + (f" ({found} .tch files found, {unreadable} could not be read)"
+                     if unreadable else ""), highlight=False, markup=False)
     if unreadable:
         raise typer.Exit(2)
     if problems:

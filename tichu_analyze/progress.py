@@ -44,7 +44,7 @@ def progress_over(
     the driver's notes (the Dask dashboard's address).
     """
     show = show and sys.stderr.isatty()
-    sizes = [_size(p) for p in files]
+    sizes = file_sizes(files)
     if (scheduler is not None or jobs > 1) and only_diagnostics(visitor):
         yield from _driven(files, sizes, visitor.visit_diagnostic, show, variants,
                            backend(jobs, scheduler, notice))
@@ -107,6 +107,12 @@ def _driven(
                 yield result.path, result.stats
     finally:
         on.close()
+
+
+def file_sizes(files: list[Path]) -> list[int]:
+    """The size of each file in bytes (0 if it cannot be read: reading it reports why),
+    what the progress bars count."""
+    return [_size(p) for p in files]
 
 
 def _size(path: Path) -> int:

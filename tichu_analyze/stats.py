@@ -236,9 +236,17 @@ class Dataset:
         names = collect(self.lrounds.select(pl.col("player").drop_nulls().unique()))
         return sorted(names.get_column("player").to_list())
 
-    def check_player(self, player: str | None) -> None:
-        """:class:`DatasetError` naming the players there are when ``player`` is not one."""
-        if player is None or player in set(self.players):
+    @cached_property
+    def seat_names(self) -> list[str]:
+        """Every name a seat had, sorted: the players' and, in ``trichu``, the dummy's."""
+        names = collect(self.lseats.select(pl.col("player").drop_nulls().unique()))
+        return sorted(names.get_column("player").to_list())
+
+    def check_player(self, player: str | None, *, seat: bool = False) -> None:
+        """:class:`DatasetError` naming the players there are when ``player`` is not one
+        (``seat``: nor the name of a seat, the ``trichu`` dummy's, as a partner or an
+        opponent may be)."""
+        if player is None or player in set(self.seat_names if seat else self.players):
             return
         names = self.players
         shown = ", ".join(repr(p) for p in names[:30])
@@ -365,14 +373,14 @@ def apply_filters(ds: Dataset, f: Filters) -> Dataset:
         raise DatasetError("--partner and --opponent need --player (whose partner or "
                            "opponent they name)")
     for who in (f.partner, f.opponent):
-        ds.check_player(who)
+        ds.check_player(who, seat=True)
     keys = collect(ds.lrounds.select("file", "game", "round").unique())
     mine = collect(ds.lrounds.filter(pl.col("player") == (f.player or "")))
     if f.partner is not None:
         keys = keys.join(mine.filter(pl.col("partners").list.contains(f.partner)),
                          on=["file", "game", "round"], how="semi")
     if f.opponent is not None:
-        opp = collect(ds.lrounds.filter(pl.col("player") == f.opponent).select(
+        opp = collect(ds.lseats.filter(pl.col("player") == f.opponent).select(
             "file", "game", "round", pl.col("team").alias("opp_team")))
         against = mine.join(opp, on=["file", "game", "round"]).filter(
             pl.col("team") != pl.col("opp_team"))
