@@ -217,7 +217,7 @@ def plot_score(ds: Dataset, player: str | None = None, game: str | None = None) 
     ds.check_player(player)
     file, game_id = ds.find_game(game, player)
     r = collect(ds.lseats.filter((pl.col("file") == file) & (pl.col("game") == game_id)))
-    trichu = bool(r.get_column("role").is_not_null().any())
+    trichu = "trichu" in frame_forms(r.lazy())
     n_seats = max(4, int(r.get_column("seat").max() or 0) + 1)  # type: ignore[arg-type]
     seats = {int(s): str(p) for s, p in r.select("seat", "player").unique().iter_rows()}
     rounds = sorted(int(x) for x in r.get_column("round").unique().to_list())
