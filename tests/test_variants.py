@@ -55,6 +55,18 @@ def test_unknown_variant_is_a_usage_error() -> None:
     assert "phoenix-in-bombs" in result.stderr  # the message lists the variants
 
 
+def test_a_four_player_game_under_tientsin_says_why_six_are_needed(tmp_path: Path) -> None:
+    [start, *_] = [d for d in check_file(WISH, frozenset({"tientsin"})) if d.code == "L002"]
+    assert start.line == 1 and "needs six" in start.message
+    assert "from the command line" in start.message and "skipped" in start.message
+    six = tmp_path / "six.jsonl"
+    six.write_text('{"type":"game_start","game":"g","players":["A","B","C","D","E","F"]}\n',
+                   encoding="utf-8")
+    [alone] = check_file(six)
+    assert alone.code == "L002" and "needs four" in alone.message
+    assert "tientsin" in alone.message and "game_start.variants" in alone.message
+
+
 def _m(text: str) -> int:
     return mask_of(CARD_BY_TOKEN[t] for t in text.split())
 

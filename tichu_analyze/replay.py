@@ -473,8 +473,15 @@ class Replay:
         seats = 6 if "tientsin" in variants else 4
         if len(names) != seats or len(set(names)) != seats or not all(
                 isinstance(n, str) and n.strip() for n in names):
+            why = ""
+            if seats == 6 and "tientsin" not in chosen:
+                why = " (tientsin, played by six, is in force from the command line)"
+            elif seats == 4 and len(names) == 6:
+                why = " (six players play the variant tientsin, which game_start.variants " \
+                      "does not name)"
             self._emit_at(None, None, "L002", f"game_start needs {_NUMBER[seats]} distinct, "
-                          "non-empty player names", None, game_id=ev.game)
+                          f"non-empty player names{why}; the game is skipped", None,
+                          game_id=ev.game)
             return
         target = ev.target
         if "trichu" in variants:
