@@ -78,7 +78,7 @@ def _driven(paths: list[Path], backend: object, **kw: int) -> tuple[list[Diagnos
 def test_ranges_give_the_serial_diagnostics(logs: dict[str, Path], name: str,
                                             target: int) -> None:
     path = logs[name]
-    tasks = plan([path], 2, task_bytes=target, split_bytes=target)
+    tasks = list(plan([path], 2, task_bytes=target, split_bytes=target))
     assert len(tasks) > 3  # the file is cut
     serial = check_file(path)
     found, results = _driven([path], SerialBackend(), task_bytes=target, split_bytes=target)
@@ -110,7 +110,7 @@ def test_a_cut_stands_only_between_games_apart(logs: dict[str, Path], name: str,
 def test_cuts_are_at_game_starts_with_their_line_numbers(logs: dict[str, Path]) -> None:
     path = logs["apart"]
     lines = path.read_bytes().splitlines(keepends=True)
-    tasks = plan([path], 2, task_bytes=2000, split_bytes=2000)
+    tasks = list(plan([path], 2, task_bytes=2000, split_bytes=2000))
     starts = [0]
     for line in lines:
         starts.append(starts[-1] + len(line))
@@ -120,15 +120,33 @@ def test_cuts_are_at_game_starts_with_their_line_numbers(logs: dict[str, Path]) 
         assert u.start == starts[u.first_line - 1]
         assert b'"game_start"' in lines[u.first_line - 1]
     assert [u.part for u in units] == list(range(len(units)))
+    assert all(u.ranged for u in units) and [u.last for u in units] == [
+        *[False] * (len(units) - 1), True]
+
+
+def test_ranges_shrink_towards_the_end_and_come_as_found(logs: dict[str, Path]) -> None:
+    path = logs["apart"]
+    size = path.stat().st_size
+    tasks = plan([path], 2, task_bytes=300, split_bytes=300)
+    first = next(tasks)  # made before the rest of the file is read
+    [unit] = first
+    assert unit.ranged and not unit.last and unit.size >= size // 4
+    units = [unit, *(u for t in tasks for u in t)]
+    assert units[-1].last and units[-1].end == size
+    # each range is cut at the first game_start after a quarter of what is left (two
+    # workers), or after 300 bytes at the end
+    for u in units[:-1]:
+        assert u.size >= max(300, (size - u.start) // 4)
+    assert units[-2].size < units[0].size // 4
 
 
 def test_small_files_are_batched_in_input_order() -> None:
     files = sorted(RULES.glob("*.jsonl"))[:40]
-    tasks = plan(files, 2, task_bytes=4000)
+    tasks = list(plan(files, 2, task_bytes=4000))
     assert 1 < len(tasks) < len(files)
     units = [u for t in tasks for u in t]
     assert [u.name for u in units] == [str(f) for f in files]
-    assert all(u.parts == 1 for u in units)
+    assert not any(u.ranged for u in units) and all(u.last for u in units)
 
 
 def test_processes_keep_input_order(logs: dict[str, Path]) -> None:

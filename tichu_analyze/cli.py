@@ -1138,9 +1138,9 @@ def convert(
     argument or a file could not be used, 130 when interrupted (the output is
     left as it was).
     """
-    from .driver import convert_task, plan, run
+    from .driver import convert_task, file_sizes, plan, run
     from .logfile import is_tch, tch_game_id, write_lines
-    from .progress import file_sizes, progress_bar
+    from .progress import progress_bar
 
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]

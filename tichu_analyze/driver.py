@@ -23,12 +23,13 @@ consumer of it (:mod:`tichu_analyze.progress`).
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import signal
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -74,19 +75,13 @@ class Unit:
     first_line: int = 1
     part: int = 0
     """Which range of its file (0-based)."""
-    parts: int = 1
-    """How many ranges its file was cut into."""
+    ranged: bool = False
+    """A byte range of a file cut into several."""
+    last: bool = True
+    """The file's last range (or the whole file)."""
     emit_from: int = 0
     """Diagnostics before this line were already reported (a replay after a cut that
     did not stand)."""
-
-    @property
-    def ranged(self) -> bool:
-        return self.parts > 1
-
-    @property
-    def last(self) -> bool:
-        return self.part == self.parts - 1
 
 
 @dataclass(slots=True)
@@ -135,48 +130,58 @@ _GAME_START = re.compile(rb'"type"\s*:\s*"game_start"')
 
 
 def plan(files: Sequence[Path], workers: int, *, task_bytes: int | None = None,
-         split_bytes: int = SPLIT_BYTES) -> list[list[Unit]]:
-    """The tasks for ``files``: lists of units, in input order."""
-    sizes = [_size(p) for p in files]
+         split_bytes: int = SPLIT_BYTES) -> Iterator[list[Unit]]:
+    """The tasks for ``files``: lists of units, in input order, made as they are asked
+    for (:func:`run` asks a few ahead): a large log's first ranges already run while its
+    cuts further on are still being found."""
+    sizes = file_sizes(files)
     total = sum(sizes)
     if task_bytes is None:
         task_bytes = min(16 << 20, max(256 << 10, total // max(1, workers * 8)))
-    tasks: list[list[Unit]] = []
     batch: list[Unit] = []
     batched = 0
     for i, (path, size) in enumerate(zip(files, sizes, strict=True)):
         unit = Unit(os.path.abspath(path), str(path), i, size)
-        ranges = _cuts(path, size, max(task_bytes, split_bytes // 4)) \
-            if size > split_bytes and workers > 1 else []
-        if len(ranges) > 1:
-            if batch:
-                tasks.append(batch)
-                batch, batched = [], 0
-            for k, (start, end, line) in enumerate(ranges):
-                tasks.append([replace(unit, start=start, end=end, first_line=line,
-                                      size=end - start, part=k, parts=len(ranges))])
-            continue
+        if size > split_bytes and workers > 1:
+            ranges = _cuts(path, size, max(task_bytes, split_bytes // 4), workers)
+            first = next(ranges, None)
+            if first is not None:
+                if batch:
+                    yield batch
+                    batch, batched = [], 0
+                for k, (start, end, line, last) in enumerate(itertools.chain([first], ranges)):
+                    yield [replace(unit, start=start, end=end, first_line=line,
+                                   size=end - start, part=k, ranged=True, last=last)]
+                continue
         batch.append(unit)
         batched += size
         if batched >= task_bytes:
-            tasks.append(batch)
+            yield batch
             batch, batched = [], 0
     if batch:
-        tasks.append(batch)
-    return tasks
+        yield batch
 
 
-def _cuts(path: Path, size: int, target: int) -> list[tuple[int, int, int]]:
-    """Byte ranges ``(start, end, first line)`` of a plain JSON-lines log, cut at the
-    first ``game_start`` line after every ``target`` bytes; none when the file is
-    compressed, a ``.tch`` file, or holds no such line. One pass over the file, in
-    blocks of whole lines, counting lines; whether the games on both sides of a cut
-    stay apart is checked when the ranges have been replayed (:class:`_Split`)."""
+def _cuts(path: Path, size: int, least: int,
+          workers: int) -> Iterator[tuple[int, int, int, bool]]:
+    """Byte ranges ``(start, end, first line, last)`` of a plain JSON-lines log, each
+    cut at the first ``game_start`` line after ``least`` bytes or, while much is left,
+    after a share of what is left (ranges shrink towards the end, so that no worker
+    waits long for the last); none when the file is compressed, a ``.tch`` file, or
+    holds no such line. One pass over the file, in blocks of whole lines, counting
+    lines, yielding each range as soon as its end is found; whether the games on both
+    sides of a cut stay apart is checked when the ranges have been replayed
+    (:class:`_Split`)."""
     if not path.name.endswith(".jsonl") or is_tch(path):
-        return []
-    cuts = [0]
-    firsts = [1]
-    want = target
+        return
+    share = 2 * max(1, workers)
+
+    def after(at: int) -> int:
+        return at + max(least, (size - at) // share)
+
+    cut, first = 0, 1  # the range being made: where it starts, its first line
+    found = False  # a cut was found: the file is cut
+    want = after(0)
     pos = 0
     lines = 1  # the number of the line at pos
     try:
@@ -193,17 +198,23 @@ def _cuts(path: Path, size: int, target: int) -> list[tuple[int, int, int]]:
                     if m is None:
                         break
                     start = chunk.rfind(b"\n", 0, m.start()) + 1
-                    if pos + start > cuts[-1]:
-                        cuts.append(pos + start)
-                        firsts.append(lines + chunk.count(b"\n", 0, start))
-                    want = pos + start + target
+                    if pos + start > cut:
+                        line = lines + chunk.count(b"\n", 0, start)
+                        yield cut, pos + start, first, False
+                        cut, first, found = pos + start, line, True
+                    want = after(pos + start)
                 lines += chunk.count(b"\n")
                 pos = end
     except OSError:
-        return []
-    if len(cuts) == 1:
-        return []
-    return list(zip(cuts, [*cuts[1:], pos], firsts, strict=True))
+        pos = max(pos, size)  # the last range's worker reports what cannot be read
+    if found:
+        yield cut, pos, first, True
+
+
+def file_sizes(files: Sequence[Path]) -> list[int]:
+    """The size of each file in bytes (0 if it cannot be read: reading it reports why),
+    what the progress bars count."""
+    return [_size(p) for p in files]
 
 
 def _size(path: Path) -> int:
@@ -514,7 +525,7 @@ def backend(jobs: int, scheduler: str | None,
 
 
 def run(
-    tasks: list[list[Unit]],
+    tasks: Iterable[list[Unit]],
     work: Callable[..., list[UnitResult]],
     args: tuple[Any, ...],
     on: Backend,
@@ -528,13 +539,25 @@ def run(
 
     A task that raises is a :class:`DriverError` (after the backend's retries); the
     tasks still in flight are cancelled when the caller stops early or is interrupted.
+    ``tasks`` are taken as they are needed, a window of them ahead.
     """
-    queue: deque[tuple[list[Unit], _Future | None]] = deque((t, None) for t in tasks)
+    source = iter(tasks)
+    queue: deque[tuple[list[Unit], _Future | None]] = deque()
     in_flight = window or max(2, on.workers * 3)
     split = _Split()
+    dropped = -1  # the file whose remaining ranges are left out (replayed whole instead)
     try:
-        while queue:
+        while True:
+            while len(queue) < in_flight:  # each task submitted as soon as it is made
+                task = next(source, None)
+                if task is None:
+                    break
+                if task[0].ranged and task[0].index == dropped:
+                    continue
+                queue.append((task, on.submit(work, task, *args)))
             _fill(queue, in_flight, on, work, args)
+            if not queue:
+                break
             units, future = queue.popleft()
             assert future is not None
             try:
@@ -548,6 +571,7 @@ def run(
                 if unit.ranged:
                     redo = split.take(unit, result)
                     if redo is not None:
+                        dropped = unit.index
                         _drop_ranges(queue, unit)
                         queue.appendleft(([redo], None))
                         break

@@ -19,7 +19,7 @@ from rich.progress import (
 )
 
 from .diagnostics import Diagnostic
-from .driver import Backend, backend, check_task, plan, run
+from .driver import Backend, backend, check_task, file_sizes, plan, run
 from .logfile import FileStats, LogError, replay_file
 from .visitor import Visitor, only_diagnostics
 
@@ -107,16 +107,3 @@ def _driven(
                 yield result.path, result.stats
     finally:
         on.close()
-
-
-def file_sizes(files: list[Path]) -> list[int]:
-    """The size of each file in bytes (0 if it cannot be read: reading it reports why),
-    what the progress bars count."""
-    return [_size(p) for p in files]
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0

@@ -57,6 +57,7 @@ from .driver import (
     Unit,
     UnitResult,
     describe,
+    file_sizes,
     plan,
     run,
     wait_result,
@@ -255,7 +256,7 @@ def ingest_staged(
         except OSError as e:
             raise DatasetError(f"{out}: cannot write the dataset: {e}") from None
         tasks = plan(list(files), on.workers, task_bytes=task_bytes, split_bytes=split_bytes)
-        size = sum(u.size for t in tasks for u in t)
+        size = sum(file_sizes(files))
         buckets = min(1024, max(2 * on.workers, -(-size // BUCKET_BYTES)))
         with progress_bar(show_progress) as bar:
             task = bar.add_task(f"ingesting ({on.workers} workers)", total=size)
