@@ -329,7 +329,7 @@ def _independent_rows(paths: list[Path], names: list[str]) -> tuple[dict, dict]:
     games: dict[tuple, dict[str, Any]] = {}
     for path, name in zip(paths, names, strict=True):
         for gid, g in _Independent(path).games.items():
-            total, known, won = [0, 0], True, None
+            total, won = [0, 0], None
             for rd in g.rounds:
                 scored = rd.status == "scored"
                 for s in range(4):
@@ -345,19 +345,16 @@ def _independent_rows(paths: list[Path], names: list[str]) -> tuple[dict, dict]:
                         "team_score": rd.score[s % 2] if scored else None,
                         "opponent_score": rd.score[1 - s % 2] if scored else None,
                     }
-                source = rd.score if scored else rd.recorded
-                if source is None:
-                    known = False
-                else:
-                    total = [total[0] + source[0], total[1] + source[1]]
-                if known and won is None and max(total) >= g.target and total[0] != total[1]:
+                if scored:  # rules 8: a skipped or unfinished round is not scored
+                    total = [total[0] + rd.score[0], total[1] + rd.score[1]]
+                if won is None and max(total) >= g.target and total[0] != total[1]:
                     won = 0 if total[0] > total[1] else 1
             for s in range(4):
                 games[(name, gid, s)] = {
                     "player": g.players[s],
                     "rounds_played": len(g.rounds),
-                    "team_score": total[s % 2] if known else None,
-                    "opponent_score": total[1 - s % 2] if known else None,
+                    "team_score": total[s % 2],
+                    "opponent_score": total[1 - s % 2],
                     "won": (won == s % 2) if won is not None else None,
                     "ended": g.ended,
                     "recorded_team_score": g.recorded_end[s % 2] if g.recorded_end else None,

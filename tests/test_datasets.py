@@ -426,7 +426,7 @@ def test_games(dataset: Path) -> None:
     assert json.loads(_one(g1, player="Ana")["meta"]) == {"table": "t1", "n": 1}
     g2 = games.filter(pl.col("game") == "g2")
     for row in g2.iter_rows(named=True):
-        _check(row, rounds_played=1, team_score=None, opponent_score=None, won=None,
+        _check(row, rounds_played=1, team_score=0, opponent_score=0, won=None,
                ended=False, meta=None, target=1000, recorded_team_score=None)
     g3 = games.filter(pl.col("game") == "g3")
     for row in g3.iter_rows(named=True):

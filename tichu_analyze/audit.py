@@ -1253,15 +1253,12 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
         w.add([], [(f"Game {clean(view.game)}", "bold underline")])
         if view.trichu and view.person_totals is not None:
             w.add([("  totals    ", "bold")],
-                  [(_persons(view.person_totals or {}) + " (each person scores the points of "
-                    "the team it sat in; rounds as scored, or as recorded)", "")])
-        elif view.totals is not None and not view.trichu:
+                  [(_persons(view.person_totals) + " (each person scores the points of "
+                    "the team it sat in; " + _UNSCORED + ")", "")])
+        elif view.totals is not None:
             w.add([("  totals    ", "bold")],
-                  [(f"team 0 {view.totals[0]} · team 1 {view.totals[1]} (rounds as scored, or "
-                    "as recorded where they could not be scored)", "")])
-        else:
-            w.add([("  totals    ", "bold")],
-                  [("unknown: a round was neither scored nor recorded", "")])
+                  [(f"team 0 {view.totals[0]} · team 1 {view.totals[1]} (" + _UNSCORED + ")",
+                    "")])
         if view.recorded_persons is not None:
             w.add([("  recorded  ", "bold")],
                   [(_persons(view.recorded_persons) + " (game_end)", "")])
@@ -1292,6 +1289,10 @@ def _teams_words(view: GameView) -> str:
         return (" · three players and the dummy; the seating (and the solo player) changes "
                 "every round")
     return f" · team 0: {_members(view.players, 0)} · team 1: {_members(view.players, 1)}"
+
+
+_UNSCORED = "the rounds as scored; a round that could not be scored adds nothing"
+"""How the game totals are made (rules 8: an unfinished or skipped round is not scored)."""
 
 
 def _persons(totals: dict[str, int]) -> str:
@@ -1697,13 +1698,11 @@ def _html_footer(h: _Html, view: GameView) -> list[str]:
         rows = []
         if view.trichu and view.person_totals is not None:
             rows.append(f"<tr><th>totals</th><td>{h.text(_persons(view.person_totals))} (each "
-                        "person scores the points of the team it sat in)</td></tr>")
-        elif view.totals is not None and not view.trichu:
+                        f"person scores the points of the team it sat in; {_UNSCORED})"
+                        "</td></tr>")
+        elif view.totals is not None:
             rows.append(f"<tr><th>totals</th><td>team 0 {view.totals[0]} · team 1 "
-                        f"{view.totals[1]}</td></tr>")
-        else:
-            rows.append("<tr><th>totals</th><td>unknown: a round was neither scored nor "
-                        "recorded</td></tr>")
+                        f"{view.totals[1]} ({_UNSCORED})</td></tr>")
         if view.recorded_persons is not None:
             rows.append(f"<tr><th>recorded</th><td>{h.text(_persons(view.recorded_persons))} "
                         "(game_end)</td></tr>")

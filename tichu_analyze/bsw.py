@@ -777,7 +777,7 @@ class _Mark:
         self.engine = engine
         self.game = game
         self.round = rnd if rnd is not None and rnd.number == number else None
-        self.totals = game.totals if game is not None else None
+        self.totals = game.totals if game is not None else [0, 0]
         self.won_by = game.won_by if game is not None else None
         self.warned = game.warned_continue if game is not None else False
         persons = game.person_totals if game is not None else None

@@ -53,15 +53,15 @@ def summarize(game: GameState, file: str) -> GameSummary:
     ``game_end`` was recorded or when the engine found it won (a team reached the target;
     ``trichu``: its rounds were played), as a ``.tch`` log's games are, which record no
     end: the same reading as the datasets' ``won`` (and ``plot --kind score``)."""
-    score = game.totals if game.totals is not None else game.recorded_score
+    score = game.totals
     over = game.ended or game.won_by is not None or game.person_winner is not None
     if game.trichu:  # the teams change every round: the totals are per person
         persons = game.person_totals if game.person_totals is not None \
             else game.recorded_persons
         return GameSummary(file, game.id, list(game.players), game.rounds, over, None,
                            game.line, persons=dict(persons) if persons is not None else {})
-    return GameSummary(file, game.id, list(game.players), game.rounds, over,
-                       list(score) if score is not None else None, game.line)
+    return GameSummary(file, game.id, list(game.players), game.rounds, over, list(score),
+                       game.line)
 
 
 class _Games(Visitor):

@@ -37,9 +37,9 @@ Decisions where rules.md leaves room (also in docs/rules.md):
 * A pass out of turn (P003) still counts as that seat's pass.
 * A ``P002``/``P007`` play counts as a pass for ending the trick; its cards
   join the trick in progress.
-* Rounds that are not scored by the replay (skipped or incomplete) count with
-  their recorded ``round_end.score`` towards the game total when there is one;
-  otherwise the game total is unknown and S003/S004 are not checked.
+* Rounds that are not scored by the replay (skipped after a fatal diagnostic, or
+  incomplete: L008) add nothing to the game total, which is the sum of the rounds
+  the replay scored (rules 8: "not scored"; S003: "the sum of the replayed rounds").
 """
 
 from __future__ import annotations
@@ -216,7 +216,7 @@ class Replay:
                         skipped=True))
                 if kind is RoundEnd and not rnd.round_end_seen:
                     rnd.round_end_seen = True
-                    self._count_recorded(game, rnd, ev)  # type: ignore[arg-type]
+                    self._note_recorded(rnd, ev)  # type: ignore[arg-type]
                 elif kind is GameEnd:
                     self._game_end(game, rnd, ev)  # type: ignore[arg-type]
                 return
@@ -547,9 +547,9 @@ class Replay:
         return 0
 
     @staticmethod
-    def _totals(game: GameState, totals: list[int] | None = None) -> str:
-        t = game.totals or totals
-        return f"{t[0]} to {t[1]}" if t else "totals unknown"
+    def _totals(game: GameState) -> str:
+        t = game.totals
+        return f"{t[0]} to {t[1]}"
 
     def _leave_round(self, game: GameState, rnd: RoundState, why: str) -> None:
         """The log moves on from ``rnd`` (next round, game end, end of file)."""
@@ -565,8 +565,6 @@ class Replay:
 
     def _close_round(self, game: GameState, rnd: RoundState) -> None:
         """The round is left (next round, game end, end of file)."""
-        if rnd.score is None and not rnd.round_end_seen:
-            game.totals = None  # neither scored nor recorded: the game total is unknown
         game.rounds += 1
         if self._trace:
             self._end_step(0)  # the game_end that closes the round belongs to it
@@ -576,17 +574,12 @@ class Replay:
     def _close_game(self, game: GameState) -> None:
         self.visitor.end_game(game)
 
-    def _count_recorded(self, game: GameState, rnd: RoundState, ev: RoundEnd) -> None:
-        """A round the replay could not score counts with its recorded score."""
+    @staticmethod
+    def _note_recorded(rnd: RoundState, ev: RoundEnd) -> None:
+        """The ``round_end`` of a round the replay could not score: kept as recorded (it
+        adds nothing to the game total: the round is not scored)."""
         rnd.recorded_score = ev.score
         rnd.recorded_finish = ev.finish_order
-        if ev.score is None:
-            game.totals = None
-            game.person_totals = None
-        elif game.totals is not None:
-            game.totals = [game.totals[0] + ev.score[0], game.totals[1] + ev.score[1]]
-            self._add_persons(game, rnd, ev.score)
-            self._check_won(game)
 
     @staticmethod
     def _add_persons(game: GameState, rnd: RoundState, score: list[int]) -> None:
@@ -601,7 +594,7 @@ class Replay:
         t = game.totals
         if game.trichu:
             return  # trichu counts rounds, not points (rules 9.3)
-        if t is not None and game.won_by is None and max(t) >= game.target and t[0] != t[1]:
+        if game.won_by is None and max(t) >= game.target and t[0] != t[1]:
             game.won_by = 0 if t[0] > t[1] else 1  # rules 7.6
 
     def _game_end(self, game: GameState, rnd: RoundState | None, ev: GameEnd) -> int:
@@ -609,20 +602,17 @@ class Replay:
             self._emit("L002", "game_end.score is an object of the persons' totals in trichu, "
                        "and a list of the two teams' totals otherwise")
             return SKIPPED
-        # rounds played out before one the game_end cuts short, whose points never count
-        before = game.totals if rnd is not None and rnd.phase < Phase.OVER else None
         if rnd is not None:
             self._leave_round(game, rnd, "the game ends")
         if game.trichu:
             self._trichu_game_end(game, ev)
-        elif game.totals is not None or before is not None:
-            if game.totals is not None and isinstance(ev.score, list) \
-                    and ev.score != game.totals:
+        else:
+            if isinstance(ev.score, list) and ev.score != game.totals:
                 self._emit("S003", f"game_end records {ev.score[0]} to {ev.score[1]}, but the "
                            f"replayed rounds add up to {game.totals[0]} to {game.totals[1]}")
-            if game.won_by is None:  # an unfinished round's points never count (L008)
+            if game.won_by is None:  # unscored rounds add nothing (L008, fatal diagnostics)
                 self._emit("S004", f"game_end before a team reached the target of "
-                           f"{game.target} with more points ({self._totals(game, before)})")
+                           f"{game.target} with more points ({self._totals(game)})")
         if not isinstance(ev.score, dict):
             game.recorded_score = ev.score
         game.ended = True
@@ -1221,10 +1211,9 @@ class Replay:
         assert game is not None
         result = rnd.result = score_round(rnd.out, rnd.calls, rnd.piles, rnd.hands, rnd.penalty)
         score = rnd.score = result.score
-        if game.totals is not None:
-            game.totals = [game.totals[0] + score[0], game.totals[1] + score[1]]
-            self._add_persons(game, rnd, score)
-            self._check_won(game)
+        game.totals = [game.totals[0] + score[0], game.totals[1] + score[1]]
+        self._add_persons(game, rnd, score)
+        self._check_won(game)
 
     def _round_end(self, game: GameState, rnd: RoundState | None, ev: RoundEnd) -> int:
         if rnd is None or rnd.round_end_seen or (ev.round is not None and ev.round != rnd.number):
@@ -1238,7 +1227,7 @@ class Replay:
             self._incomplete(game, rnd, "round_end is recorded")
             rnd.phase = Phase.SKIPPED
             rnd.ended_early = True
-            self._count_recorded(game, rnd, ev)
+            self._note_recorded(rnd, ev)
             return 0
         rnd.recorded_score = ev.score
         rnd.recorded_finish = ev.finish_order

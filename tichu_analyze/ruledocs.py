@@ -600,9 +600,10 @@ plus Ana's Tichu.
     "S003": """
 What: the `score` of a `game_end` is not the sum of the rounds' scores.
 
-Why: rules.md 7.6: a team's total is the sum of its round scores. Rounds the
-replay could not score count with their recorded `round_end` score; without
-one the total is unknown and not checked.
+Why: rules.md 7.6: a team's total is the sum of its round scores. A round the
+replay could not score (skipped after a fatal diagnostic, or left unfinished:
+L008) is "not scored" (rules.md 8): it adds nothing, whatever its `round_end`
+records.
 
 Example (the replayed rounds add up to 1020 to 660):
     {"type":"round_end","game":"g7","round":9,"finish_order":[1,0,3,2],"score":[35,65]}

@@ -700,8 +700,9 @@ class GameState:
     ``players``: the names of ``game_start``; ``seating``: the names by seat now
     (``round_start.players`` changes them from its round on). ``variants``: the variant
     names in force (the log's and the command line's). ``target``: points, or in
-    ``trichu`` rounds. ``totals`` per team is None once a round was neither scored nor
-    recorded; ``person_totals`` (``trichu`` only) per person, likewise. ``won_by``: the team that
+    ``trichu`` rounds. ``totals`` per team: the sum of the rounds the replay scored (a round
+    skipped after a fatal diagnostic, or left unfinished, adds nothing); ``person_totals``
+    (``trichu`` only) per person, likewise. ``won_by``: the team that
     reached the target with more points. ``rounds``: rounds closed. ``events``: events
     of the game seen by a tracing replay. ``ended``: a ``game_end`` was seen.
     """
@@ -722,7 +723,7 @@ class GameState:
         self.target = target
         self.meta = meta
         self.line = line
-        self.totals: list[int] | None = [0, 0]
+        self.totals: list[int] = [0, 0]
         self.won_by: int | None = None
         self.round: RoundState | None = None
         self.last_round = 0
@@ -733,7 +734,7 @@ class GameState:
         self.recorded_score: list[int] | None = None
         self.recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
         self.variants = variants
-        # trichu: each person's total (rules 9.3); None once a round's score is unknown
+        # trichu: each person's total (rules 9.3)
         self.person_totals: dict[str, int] | None = {} if "trichu" in variants else None
 
     @property
