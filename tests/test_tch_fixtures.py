@@ -39,10 +39,11 @@ def card(tch: str) -> str:
     return RANK.get(tch[1:], tch[1:]) + SUIT[tch[0]]
 
 
-def diagnostics(path: Path, tmp_path: Path) -> list[dict]:
+def diagnostics(path: Path, tmp_path: Path, variants: list[str]) -> list[dict]:
     out = tmp_path / "diagnostics.jsonl"
+    options = [f"--variant={v}" for v in variants]
     result = runner.invoke(app, ["check", "-q", "-f", "json", "--exit-zero", "-o", str(out),
-                                 str(path)])
+                                 *options, str(path)])
     assert result.exit_code == 0, result.output
     return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if line]
 
@@ -106,7 +107,7 @@ def check_ingest(path: Path, tmp_path: Path, want: list[list]) -> None:
 @pytest.mark.parametrize("case", case_params(CASES, "{pending}"))
 def test_case(case: dict, tmp_path: Path) -> None:
     path = FOLDER / case["file"]
-    found = diagnostics(path, tmp_path)
+    found = diagnostics(path, tmp_path, case.get("variants", []))
     got = Counter((d["code"], d["line"]) for d in found)
     want = Counter((e["code"], e["line"]) for e in case["expect"])
     detail = "\n".join(f"  {d['line']}: {d['code']} {d['message']}" for d in found)
@@ -127,7 +128,7 @@ def test_manifest_shape() -> None:
     assert len(files) >= 25
     for c in CASES:
         assert {"file", "about", "expect"} <= set(c) <= {"file", "about", "expect", "facts",
-                                                         "pending"}, c["file"]
+                                                         "variants", "pending"}, c["file"]
         head = c["file"].split("_")[0]
         codes = {e["code"] for e in c["expect"]}
         if re.fullmatch(r"[A-Z][0-9]{3}", head):
