@@ -94,14 +94,22 @@ def check_facts(facts: dict, events: list[dict]) -> None:  # noqa: C901 - one br
         assert plays[0].get("phoenix") == rank, plays[0]
 
 
-def check_ingest(path: Path, tmp_path: Path, want: list[list]) -> None:
+def check_ingest(path: Path, tmp_path: Path, facts: dict) -> None:
+    """The datasets credit each round to the person who played it."""
     out = tmp_path / "dataset"
     result = runner.invoke(app, ["ingest", "-q", str(path), "--out", str(out)])
     assert result.exit_code == 0, result.output
     rounds = pl.scan_parquet(str(out / "rounds"), hive_partitioning=True).collect()
-    for r, seat, player in want:
+    for r, seat, player in facts.get("ingest_players", []):
         rows = rounds.filter((pl.col("round") == r) & (pl.col("seat") == seat))
         assert rows["player"].to_list() == [player], (r, seat, rows["player"].to_list())
+    for r, seat, points in facts.get("ingest_card_points", []):
+        rows = rounds.filter((pl.col("round") == r) & (pl.col("seat") == seat))
+        assert rows["card_points"].to_list() == [points], (r, seat)
+    if "ingest_games" in facts:
+        games = pl.scan_parquet(str(out / "games"), hive_partitioning=True).collect()
+        got = sorted(games.select("seat", "player", "rounds_played").rows())
+        assert got == sorted(tuple(row) for row in facts["ingest_games"])
 
 
 @pytest.mark.parametrize("case", case_params(CASES, "{pending}"))
@@ -115,8 +123,8 @@ def test_case(case: dict, tmp_path: Path) -> None:
     facts = case.get("facts", {})
     if facts:
         check_facts(facts, converted(path, tmp_path))
-    if "ingest_players" in facts:
-        check_ingest(path, tmp_path, facts["ingest_players"])
+    if any(key.startswith("ingest_") for key in facts):
+        check_ingest(path, tmp_path, facts)
 
 
 def test_manifest_shape() -> None:
