@@ -106,6 +106,10 @@ def check_ingest(path: Path, tmp_path: Path, facts: dict) -> None:
     for r, seat, points in facts.get("ingest_card_points", []):
         rows = rounds.filter((pl.col("round") == r) & (pl.col("seat") == seat))
         assert rows["card_points"].to_list() == [points], (r, seat)
+    if "ingest_violations" in facts:
+        found = pl.scan_parquet(str(out / "violations"), hive_partitioning=True).collect()
+        got = sorted(found.select("code", "player").rows())
+        assert got == sorted(tuple(row) for row in facts["ingest_violations"])
     if "ingest_games" in facts:
         games = pl.scan_parquet(str(out / "games"), hive_partitioning=True).collect()
         got = sorted(games.select("seat", "player", "rounds_played").rows())
@@ -121,6 +125,9 @@ def test_case(case: dict, tmp_path: Path) -> None:
     detail = "\n".join(f"  {d['line']}: {d['code']} {d['message']}" for d in found)
     assert got == want, f"{case['about']}\nfound:\n{detail}"
     facts = case.get("facts", {})
+    if "diag_players" in facts:
+        got_players = sorted([d["code"], d["player"]] for d in found)
+        assert got_players == sorted(facts["diag_players"])
     if facts:
         check_facts(facts, converted(path, tmp_path))
     if any(key.startswith("ingest_") for key in facts):
