@@ -103,6 +103,9 @@ def check_ingest(path: Path, tmp_path: Path, facts: dict) -> None:
     for r, seat, player in facts.get("ingest_players", []):
         rows = rounds.filter((pl.col("round") == r) & (pl.col("seat") == seat))
         assert rows["player"].to_list() == [player], (r, seat, rows["player"].to_list())
+    for r, seat, partner in facts.get("ingest_partners", []):
+        rows = rounds.filter((pl.col("round") == r) & (pl.col("seat") == seat))
+        assert rows["partner"].to_list() == [partner], (r, seat, rows["partner"].to_list())
     for r, seat, points in facts.get("ingest_card_points", []):
         rows = rounds.filter((pl.col("round") == r) & (pl.col("seat") == seat))
         assert rows["card_points"].to_list() == [points], (r, seat)
