@@ -177,3 +177,15 @@ def test_builder_reproduces(tmp_path: Path) -> None:
     assert built == sorted(p.name for p in FOLDER.iterdir())
     for name in built:
         assert (tmp_path / name).read_bytes() == (FOLDER / name).read_bytes(), name
+
+
+def test_tch_recognised_by_content(tmp_path: Path) -> None:
+    """A .tch file given by name without the extension is read by its content
+    (docs/bsw.md), with the same diagnostics at the same lines; the game id is the
+    file name (without ``.tch``, which it does not have)."""
+    case = next(c for c in CASES if c["file"] == "W001_wish_ignored_among_liberal_passes.tch")
+    renamed = tmp_path / "game.log"
+    renamed.write_bytes((FOLDER / case["file"]).read_bytes())
+    found = diagnostics(renamed, tmp_path, [])
+    assert [(d["code"], d["line"], d["game"]) for d in found] == [
+        (e["code"], e["line"], "game.log") for e in case["expect"]]
