@@ -511,7 +511,8 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
             body = text[n + 7 :]
         elif " gibt: " in text:
             name, body = text[3:].split(" gibt: ", 1)
-            if giver in rt.blank:  # the newcomer, named by his own line
+            if giver in rt.blank and name.strip():  # the newcomer, named by his own line
+                # (a line that leaves him blank too keeps what the others' lines named)
                 rt.names[giver] = name
                 rt.blank.discard(giver)
         else:
