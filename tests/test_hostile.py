@@ -434,3 +434,16 @@ def test_block_reading_agrees_with_line_by_line_reading(
     for d in got:
         if "longer than" in d.message:
             assert f"line of {len(lines[d.line - 1]):,} bytes" in d.message
+
+
+def test_numbers_beyond_the_decoders_range_are_a_bad_field_not_bad_json(
+        tmp_path: Path) -> None:
+    log = tmp_path / "huge.jsonl"
+    log.write_text(
+        '{"type":"game_start","game":"g","players":["A","B","C","D"]}\n'
+        '{"type":"round_start","game":"g","round":1e999}\n'
+        '{"type":"play","game":"g","seat":1,"cards":["2j"],"ts":1e400}\n'
+        '{"type":"play","game":"g","seat":1,"cards":["2j"],"ts":1e40x}\n', encoding="utf-8")
+    found = [(d.line, d.code, d.message) for d in check_file(log)]
+    assert [(line, code) for line, code, _ in found] == [(2, "L002"), (3, "L002"), (4, "L001")]
+    assert "at `round`" in found[0][2] and "out of range" in found[1][2]

@@ -119,11 +119,18 @@ def explain(
     ``code`` is ``""`` for an ``x_`` event, which is skipped without a word. ``wide``:
     the line belongs to a variant game, read with the wider shapes (``events.widen``).
     """
+    huge = ""  # a number beyond the decoder's range, as it said
     if isinstance(raw, dict):
         obj: object = raw
     else:
         try:
             obj = _generic.decode(raw)
+        except msgspec.ValidationError as e:  # valid JSON, a number beyond msgspec's range
+            try:
+                obj = json.loads(raw)  # (1e999 reads as inf; the event's fields judge it)
+            except (ValueError, RecursionError):
+                return "L001", f"not valid JSON ({e})", None, None, None
+            huge = "a number is out of range" if "out of range" in str(e) else _friendly(str(e))
         except msgspec.DecodeError as e:
             return "L001", f"not valid JSON ({e})", None, None, None
         except RecursionError:
@@ -150,6 +157,8 @@ def explain(
         return "L002", f"bad {kind} event: {_friendly(str(e))}", game_id, seat_no, kind
     except RecursionError:
         return "L002", f"bad {kind} event: {_TOO_DEEP}", game_id, seat_no, kind
+    if huge:
+        return "L002", f"bad {kind} event: {huge}", game_id, seat_no, kind
     return "L002", f"bad {kind} event", game_id, seat_no, kind  # pragma: no cover - decoder agreed
 
 
