@@ -256,6 +256,10 @@ def test_the_dummy_may_be_named_as_partner_or_opponent(data: dict[str, Path]) ->
         assert sorted(kept["round"].to_list()) == sorted(rows["round"].to_list())
     with pytest.raises(DatasetError, match="no player 'Nobody'"):
         apply_filters(ds, Filters(person, partner="Nobody"))
+    result = CliRunner().invoke(app, ["report", str(data["trichu"]), "-f", "text",
+                                      "--player", person, "--partner", dummy[0]])
+    assert result.exit_code == 0, result.output
+    assert f"Only the rounds with partner {dummy[0]}." in result.output
 
 
 # -- report and plot ----------------------------------------------------------------------

@@ -958,10 +958,10 @@ def report(
                 return
             write_html(ds, output, player, filters)
         elif output is None:
-            print_text(ds, Console(), player)
+            print_text(ds, Console(), player, filters)
         else:
             with atomic_writer(output) as f:
-                print_text(ds, Console(file=f, width=160, no_color=True), player)
+                print_text(ds, Console(file=f, width=160, no_color=True), player, filters)
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 

@@ -619,13 +619,17 @@ def _rich_violations(vt: ViolationTable, focus: str | None, width: int) -> list[
                      "player", [_rich_name(r) for r in rows], columns, width))
 
 
-def print_text(ds: Dataset, console: Console, player: str | None = None) -> None:
-    """The report's tables (no plots) as rich tables on ``console``."""
+def print_text(ds: Dataset, console: Console, player: str | None = None,
+               filters: Filters | None = None) -> None:
+    """The report's tables (no plots) as rich tables on ``console``; ``filters``: those
+    ``ds`` was cut with (named under the title)."""
     ds.check_player(player)
     o = overview(ds, player)
     who = "" if player is None else f" ({clean(player, 60)} against the rest of the field)"
     status = ", ".join(f"{n} {s}" for s, n in o.rounds_by_status.items())
     console.print(Text.assemble(("Tichu report", "bold"), who, f": {clean(ds.path)}"))
+    if filters is not None and filters.active:
+        console.print(Text(f"Only the rounds {clean(filters.describe())}."))
     console.print(Text(f"{plural(o.files, 'file')}, {plural(o.games, 'game')} "
                        f"({o.games_ended} played to the end), {plural(o.rounds, 'round')} "
                        f"({status}), {plural(o.players, 'player')}, "
