@@ -210,7 +210,7 @@ class Replay:
             game.events += 1
         if rnd is not None:
             if rnd.phase is _SKIPPED and kind is not RoundStart:  # (phases are singletons)
-                if trace:  # shown, but not checked
+                if trace and not rnd.drift:  # shown, but not checked
                     self.visitor.visit_event(game, rnd, Step(
                         game.events - 1, line, ev, rnd.trick or None, getattr(ev, "seat", None),
                         skipped=True))
@@ -500,9 +500,11 @@ class Replay:
 
     def _round_start(self, game: GameState, rnd: RoundState | None, ev: RoundStart) -> int:
         expected = game.last_round + 1
-        if ev.round != expected:
+        if ev.round != expected and not (  # the log's own count, after rounds left out
+                rnd is not None and rnd.drift and ev.round == rnd.number + 1 > expected):
             self._emit("L007", f"round {ev.round} does not follow round {game.last_round}; "
-                       f"expected round {expected}")
+                       f"expected round {expected}; its events are not checked")
+            self._drift(game, rnd, f"round {ev.round} starts", ev.round)
             return SKIPPED
         names = ev.players
         if names is not None and (len(names) != game.seats or len(set(names)) != len(names)
@@ -551,8 +553,24 @@ class Replay:
         t = game.totals
         return f"{t[0]} to {t[1]}"
 
+    def _drift(self, game: GameState, rnd: RoundState | None, why: str, number: int) -> None:
+        """The events up to the next ``round_start`` belong to a round the engine could not
+        start (its ``round_start`` misnumbered, or missing before a deal): skip them without
+        a word, as after a fatal diagnostic (rules 8: a diagnostic is reported once).
+        ``rnd``: the round the log leaves, closed as a new round closes it; ``number``: the
+        round the log meant (a round_start numbered after it follows it)."""
+        if rnd is not None:
+            self._leave_round(game, rnd, why)
+        drift = RoundState(number, list(game.seating), self._line, variants=game.variants)
+        drift.phase = Phase.SKIPPED
+        drift.drift = True
+        game.round = drift
+
     def _leave_round(self, game: GameState, rnd: RoundState, why: str) -> None:
         """The log moves on from ``rnd`` (next round, game end, end of file)."""
+        if rnd.drift:  # no round of the log: nothing to close
+            game.round = None
+            return
         if rnd.dragon_due and rnd.phase is not _SKIPPED:
             self._missing_gift(game, rnd)
         if rnd.phase < Phase.OVER:
@@ -666,17 +684,25 @@ class Replay:
             Phase.PLAY: "during play",
             Phase.OVER: "after the round ended",
         }[rnd.phase if rnd is not None else None]
-        if needs_cards and rnd is not None and rnd.phase in (Phase.DEAL, Phase.GRAND):
-            # a deal is missing: the hands are unknown, so one L007 and the rest of the
-            # round is skipped instead of one L007 per event (docs/rules.md, decisions)
-            self._emit("L007", f"{what} is not allowed {where}; without the deal the rest of "
-                       "the round is not checked", seat)
+        if needs_cards and rnd is not None and rnd.phase < Phase.PLAY:
+            # a deal or an exchange is missing: the hands are unknown, so one L007 and the
+            # rest of the round is skipped instead of one L007 per event (docs/rules.md,
+            # decisions)
+            missing = "the exchange" if rnd.phase is Phase.EXCHANGE else "the deal"
+            self._emit("L007", f"{what} is not allowed {where}; without {missing} the rest "
+                       "of the round is not checked", seat)
             rnd.phase = Phase.SKIPPED
             return
         self._emit("L007", f"{what} is not allowed {where}", seat)
 
     def _deal(self, game: GameState, rnd: RoundState | None, ev: Deal) -> int:
-        if rnd is None or rnd.phase not in (Phase.DEAL, Phase.GRAND):
+        if rnd is None or rnd.phase is Phase.OVER:  # a new round without its round_start
+            where = "before the first round_start" if rnd is None else "after the round ended"
+            self._emit("L007", f"a deal is not allowed {where}: its round has no round_start "
+                       "and is not checked")
+            self._drift(game, rnd, "a deal comes without a round_start", game.last_round)
+            return 0
+        if rnd.phase not in (Phase.DEAL, Phase.GRAND):
             self._out_of_sequence(rnd, "a deal")
             return 0
         if len(ev.hands) != rnd.seats:

@@ -381,7 +381,9 @@ class RoundState:
       ``recorded_score`` and ``recorded_finish`` (what ``round_end`` recorded),
       ``round_end_seen``, ``penalty`` (per team, the ``wish-penalty-200`` variant),
       ``ended_early`` (a ``round_end`` came before the rules ended the round: L008, the
-      rest of the round is skipped and the round is incomplete).
+      rest of the round is skipped and the round is incomplete); ``drift`` (no round of
+      the log: the engine skips, without a word, the events of a round whose start it
+      could not take, up to the next ``round_start``; never told to a visitor).
     """
 
     __slots__ = (
@@ -414,6 +416,7 @@ class RoundState:
         "wisher",
         "wish_fulfilled_by",
         "dragon_due",
+        "drift",
         "round_end_seen",
         "result",
         "score",
@@ -471,6 +474,7 @@ class RoundState:
         self.wisher = -1
         self.wish_fulfilled_by: int | None = None
         self.dragon_due = False  # the round ended on a Dragon trick that is not given yet
+        self.drift = False
         self.round_end_seen = False
         self.result: RoundScore | None = None
         self.score: list[int] | None = None
