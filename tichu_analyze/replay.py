@@ -37,6 +37,9 @@ Decisions where rules.md leaves room (also in docs/rules.md):
 * A pass out of turn (P003) still counts as that seat's pass.
 * A ``P002``/``P007`` play counts as a pass for ending the trick; its cards
   join the trick in progress.
+* One lost or misplaced line is reported once: plays and passes before the last
+  exchange after the first L007, the round of a misnumbered ``round_start`` or of a
+  ``deal`` without one are skipped without a word (docs/rules.md, "Decisions").
 * Rounds that are not scored by the replay (skipped after a fatal diagnostic, or
   incomplete: L008) add nothing to the game total, which is the sum of the rounds
   the replay scored (rules 8: "not scored"; S003: "the sum of the replayed rounds").
@@ -502,6 +505,10 @@ class Replay:
         expected = game.last_round + 1
         if ev.round != expected and not (  # the log's own count, after rounds left out
                 rnd is not None and rnd.drift and ev.round == rnd.number + 1 > expected):
+            if rnd is not None and not rnd.drift and ev.round == rnd.number:
+                self._emit("L007", f"round {ev.round} is already being played; this "
+                           "round_start is skipped")  # (a line written twice)
+                return SKIPPED
             self._emit("L007", f"round {ev.round} does not follow round {game.last_round}; "
                        f"expected round {expected}; its events are not checked")
             self._drift(game, rnd, f"round {ev.round} starts", ev.round)
@@ -573,6 +580,8 @@ class Replay:
             return
         if rnd.dragon_due and rnd.phase is not _SKIPPED:
             self._missing_gift(game, rnd)
+        if rnd.early_play and rnd.phase is Phase.EXCHANGE:
+            rnd.phase = Phase.SKIPPED  # its exchange never came (L007 at its first play)
         if rnd.phase < Phase.OVER:
             self._incomplete(game, rnd, why)
         self._close_round(game, rnd)
@@ -684,13 +693,20 @@ class Replay:
             Phase.PLAY: "during play",
             Phase.OVER: "after the round ended",
         }[rnd.phase if rnd is not None else None]
-        if needs_cards and rnd is not None and rnd.phase < Phase.PLAY:
-            # a deal or an exchange is missing: the hands are unknown, so one L007 and the
-            # rest of the round is skipped instead of one L007 per event (docs/rules.md,
-            # decisions)
-            missing = "the exchange" if rnd.phase is Phase.EXCHANGE else "the deal"
-            self._emit("L007", f"{what} is not allowed {where}; without {missing} the rest "
-                       "of the round is not checked", seat)
+        if needs_cards and rnd is not None and rnd.phase is Phase.EXCHANGE:
+            # an exchange is late or missing: one L007; the plays and passes before it are
+            # skipped without a word, the round goes on once the exchange is complete, and
+            # without it is skipped (docs/rules.md, decisions)
+            if not rnd.early_play:
+                rnd.early_play = True
+                self._emit("L007", f"{what} is not allowed {where}; the plays and passes "
+                           "before the last exchange are not checked", seat)
+            return
+        if needs_cards and rnd is not None and rnd.phase < Phase.EXCHANGE:
+            # a deal is missing: the hands are unknown, so one L007 and the rest of the
+            # round is skipped instead of one L007 per event (docs/rules.md, decisions)
+            self._emit("L007", f"{what} is not allowed {where}; without the deal the rest of "
+                       "the round is not checked", seat)
             rnd.phase = Phase.SKIPPED
             return
         self._emit("L007", f"{what} is not allowed {where}", seat)
@@ -1213,6 +1229,8 @@ class Replay:
         if rnd is None or not due:
             if rnd is not None and rnd.phase == Phase.OVER and _dv_dragon(rnd):
                 return 0  # rules 5.4: after a double victory a gift is accepted and ignored
+            if rnd is not None and rnd.early_play and rnd.phase is Phase.EXCHANGE:
+                return SKIPPED  # of the plays skipped while the exchange is missing (L007)
             self._emit("G003", f"{self._who(seat)} gives a Dragon trick, but there is none to "
                        "give", seat)
             return SKIPPED
@@ -1249,6 +1267,10 @@ class Replay:
         if ev.finish_order is not None and len(ev.finish_order) != rnd.seats:
             return self._wrong_size("round_end.finish_order", len(ev.finish_order), rnd.seats)
         rnd.round_end_seen = True
+        if rnd.early_play and rnd.phase is Phase.EXCHANGE:  # its exchange never came (L007)
+            rnd.phase = Phase.SKIPPED
+            self._note_recorded(rnd, ev)
+            return 0
         if rnd.phase < Phase.OVER:
             self._incomplete(game, rnd, "round_end is recorded")
             rnd.phase = Phase.SKIPPED

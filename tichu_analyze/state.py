@@ -426,6 +426,7 @@ class RoundState:
         "holding",
         "penalty",
         "unreadable_exchange",
+        "early_play",
         "next_table",
         "line",
         "phoenix_bombs",
@@ -484,6 +485,7 @@ class RoundState:
         self.holding = (1 << seats) - 1  # seats that still hold cards, as bits
         self.penalty = [0, 0]  # per team: points from the wish-penalty-200 variant
         self.unreadable_exchange = False  # an exchange was skipped (L002/L003)
+        self.early_play = False  # a play or pass came before the exchange was complete (L007)
         self.next_table = _NEXT_TABLES.get(seats) or next_seat_table(seats)
         self.phoenix_bombs = phoenix_bombs or "phoenix-in-bombs" in variants
         self.dog_bombs = "dog-can-be-bombed" in variants
