@@ -815,10 +815,11 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
     else:
         last = order[-1]
         left = v.hands_end[last] if v.hands_end is not None else 0
+        one = left.bit_count() == 1
         hand: list[Piece] = (
-            [("the card" if left.bit_count() == 1 else f"the {left.bit_count()} cards")
-             + " left in hand (", cards(left),
-             f", {points(left)} points) go to {_team(players, (last + 1) & 1)}"]
+            [("the card" if one else f"the {left.bit_count()} cards") + " left in hand (",
+             cards(left), f", {points(left)} points) " + ("goes" if one else "go")
+             + f" to {_team(players, (last + 1) & 1)}"]
             if left else ["no cards left in hand"])
         if seats == 6:  # rules 9.2: the last seat's tricks to the other team, the fifth's
             fifth = order[-2]  # to the first out
@@ -853,6 +854,12 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
             call_words += [Who(c.seat), f" {name} (line {c.line}) not counted: "
                            + ", ".join(c.codes)]
     rows.append(("calls", call_words or ["none"]))
+    penalty = rec.penalty
+    if any(penalty):  # the wish-penalty-200 house rule: 200 to the other team per W001
+        rows.append(("wish penalty", [" · ".join(
+            f"{_team(players, t)} +{penalty[t]} ({penalty[t] // 200} wish "
+            + ("violation" if penalty[t] == 200 else "violations") + " by the other team)"
+            for t in (0, 1) if penalty[t])]))
     score = rec.score
     rows.append(("score", [f"team 0 {score[0]} · team 1 {score[1]}"]))
     dummy = rec.state.dummy

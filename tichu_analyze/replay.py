@@ -913,8 +913,7 @@ class Replay:
             return SKIPPED
         hand = rnd.hands[seat]
         if mask & ~hand:
-            return self._fatal("P001", f"{self._who(seat)} plays {format_cards(mask & ~hand)} "
-                               "without holding it", seat)
+            return self._fatal("P001", _not_held(self._who(seat), mask, mask & ~hand), seat)
         phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
 
         # Which situation is this play in? (rules 2.2-2.4, 4.3)
@@ -1300,9 +1299,22 @@ class Replay:
         result = rnd.result
         if result is None:
             return ""
-        cards, calls = result.card_points, result.call_points
-        return (f" (card points {cards[0]} to {cards[1]}, calls "
-                f"{calls[0]:+d} to {calls[1]:+d})")
+        cards, calls, penalty = result.card_points, result.call_points, result.penalty
+        # after a double (triple) victory the 200 (300) are no card points (rules 7.2, 9.2)
+        first = ("triple victory" if rnd.seats == 6 else "double victory") \
+            if result.double_victory else "card points"
+        extra = (f", wish penalty {penalty[0]:+d} to {penalty[1]:+d}"
+                 if penalty[0] or penalty[1] else "")
+        return (f" ({first} {cards[0]} to {cards[1]}, calls "
+                f"{calls[0]:+d} to {calls[1]:+d}{extra})")
+
+
+def _not_held(who: str, mask: int, missing: int) -> str:
+    """P001's message: the play, and which of its cards the seat does not hold."""
+    if missing == mask:
+        return f"{who} plays {format_cards(mask)} without holding " + (
+            "it" if mask.bit_count() == 1 else "them")
+    return f"{who} plays {format_cards(mask)} without holding {format_cards(missing)}"
 
 
 def _union(masks: list[int]) -> int:

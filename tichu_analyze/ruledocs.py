@@ -592,7 +592,7 @@ Example (Ana called Tichu; Ana and Chloe went out first and second):
     {"type":"play","game":"g7","seat":2,"cards":["Jr"]}
     {"type":"round_end","game":"g7","round":4,"finish_order":[0,2,1,3],"score":[200,0]}
     ^ S002: round_end records the score 200 to 0, but the round scores 300 to
-      0 (card points 200 to 0, calls +100 to +0)
+      0 (double victory 200 to 0, calls +100 to +0)
 
 Near miss: "score":[300,0] agrees with the replay: the double victory's 200
 plus Ana's Tichu.

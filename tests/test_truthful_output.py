@@ -1,0 +1,97 @@
+"""What the tool tells its users adds up: found by trying it as a tournament director,
+a researcher and a server operator would, and checking each number and sentence
+against the log and rules.md by hand."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tichu_analyze.cli import app
+from tichu_analyze.logfile import check_file
+
+REPO = Path(__file__).resolve().parent.parent
+SPEC = REPO / "tests" / "fixtures" / "spec"
+RULES = REPO / "tests" / "fixtures" / "rules"
+PENALTY_0 = SPEC / "scenario_wish_penalty_violation_by_team_0.jsonl"
+PENALTY_1 = SPEC / "scenario_wish_penalty_violation_by_team_1.jsonl"
+
+runner = CliRunner()
+
+
+def _replay(*args: str) -> str:
+    result = runner.invoke(app, ["replay", "--color", "never", *map(str, args)])
+    assert result.exit_code == 0, result.stderr
+    return re.sub(r"\s+", " ", result.stdout)
+
+
+def _messages(path: Path, code: str, variants: frozenset[str] = frozenset()) -> list[str]:
+    return [d.message for d in check_file(path, variants=variants) if d.code == code]
+
+
+def test_replay_result_shows_the_wish_penalty() -> None:
+    """Chloe (team 0) ignores the wish; team 0 wins a double victory. Under
+    wish-penalty-200 the round is 200 to 200: the result must say where team 1's
+    200 come from, not leave 'calls none' and a score that does not add up."""
+    flat = _replay(PENALTY_0, "--variant", "wish-penalty-200")
+    assert "calls none wish penalty team 1 (Ben + Dev) +200 (1 wish violation by the " \
+           "other team) score team 0 200 · team 1 200" in flat
+    # without the house rule there is no penalty, and no row for it
+    plain = _replay(PENALTY_0)
+    assert "wish penalty" not in plain
+    assert "score team 0 200 · team 1 0" in plain
+
+
+def test_last_seat_single_card_goes_to_the_other_team() -> None:
+    flat = _replay(SPEC / "scenario_last_trick_won_by_third_out.jsonl")
+    assert "the 12 cards left in hand (Dog 2p 3j 4p 5j 6p 7j 8p 9j Jj Qp Ap, 5 points) go to " \
+           "team 0" in flat
+    # the .tch sample, round 6: evdokia!! is last holding only the Dog
+    one = _replay(REPO / "sample_logs" / "2417500.tch", "-r", "6")
+    assert "evdokia!! (2) is last: the card left in hand (Dog, 0 points) goes to team 1" in one
+
+
+def test_s002_names_a_double_victory_not_card_points() -> None:
+    """rules 7.2: after a double victory card points are not counted; the 200 are the
+    double victory's."""
+    [msg] = _messages(RULES / "S002_wrong_round_score.jsonl", "S002")
+    assert msg.endswith("but the round scores 200 to 0 (double victory 200 to 0, calls "
+                        "+0 to +0)"), msg
+    assert "card points" not in msg
+    [tri] = _messages(REPO / "tests" / "fixtures" / "variants"
+                      / "S002_tientsin_triple_victory_scored_200.jsonl", "S002")
+    assert "(triple victory 300 to 0, calls +100 to -200)" in tri
+
+
+def test_s002_detail_adds_up_with_the_wish_penalty(tmp_path: Path) -> None:
+    """Ben (team 1) ignores the wish; team 0 wins a double victory: 200 + 200 to 0.
+    A recorded 300 to 0 is wrong, and the message's parts must sum to the score."""
+    log = tmp_path / "penalty.jsonl"
+    log.write_text(PENALTY_1.read_text().replace('"score":[400,0]', '"score":[300,0]'))
+    [msg] = _messages(log, "S002", frozenset({"wish-penalty-200"}))
+    assert msg == ("round_end records the score 300 to 0, but the round scores 400 to 0 "
+                   "(double victory 200 to 0, calls +0 to +0, wish penalty +200 to +0)")
+
+
+def test_phoenix_on_the_dragon_has_no_rank() -> None:
+    """rules 5.3: the Phoenix never beats the Dragon; '(as 15½)' named a rank above the
+    Dragon that the Phoenix cannot have."""
+    [msg] = _messages(REPO / "sample_logs" / "phoenix-on-dragon.jsonl", "P005")
+    assert msg == "Ben (seat 1)'s single Phoenix does not beat the Dragon on the table"
+    flat = _replay(REPO / "sample_logs" / "phoenix-on-dragon.jsonl")
+    assert "plays Phoenix — single Phoenix on Dev's Dragon" in flat
+    assert "½)" not in flat.split("Trick 1")[1].split("Trick 2")[0].replace("(as 1½)", "")
+
+
+@pytest.mark.parametrize(("path", "expected"), [
+    (REPO / "sample_logs" / "card-not-held.jsonl",
+     "Ana (seat 0) plays Mahjong 2j 3s 4p 5j 6s 7p 8j 9s 10p Jj Qs Kp Ar without holding Ar"),
+    (RULES / "P001_fatal_skips_gift_owed_at_round_start.jsonl",
+     "Ben (seat 1) plays 3r 4r 5r 6r 7r without holding them"),
+])
+def test_p001_names_the_cards_not_held(path: Path, expected: str) -> None:
+    [msg] = _messages(path, "P001")
+    assert msg == expected + "; the rest of the round is not checked"
