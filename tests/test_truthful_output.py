@@ -22,7 +22,7 @@ PENALTY_1 = SPEC / "scenario_wish_penalty_violation_by_team_1.jsonl"
 runner = CliRunner()
 
 
-def _replay(*args: str) -> str:
+def _replay(*args: str | Path) -> str:
     result = runner.invoke(app, ["replay", "--color", "never", *map(str, args)])
     assert result.exit_code == 0, result.stderr
     return re.sub(r"\s+", " ", result.stdout)

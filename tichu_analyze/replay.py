@@ -1349,7 +1349,10 @@ def _could(could: Combo, top: Combo, wish: int) -> str:
 
 
 def _article(combo: Combo) -> str:
+    """``a pair of 9s``, ``an 8``; ``the Dog`` (the Mahjong, the Dragon: one of each)."""
     text = describe(combo)
-    return text if text[:1].isupper() else ("an " if text[:1] in "aeiou" else "a ") + text
+    if text[:1].isupper():
+        return "the " + text
+    return ("an " if text[:1] in "aeiou" else "a ") + text
 
 
