@@ -95,3 +95,18 @@ def test_phoenix_on_the_dragon_has_no_rank() -> None:
 def test_p001_names_the_cards_not_held(path: Path, expected: str) -> None:
     [msg] = _messages(path, "P001")
     assert msg == expected + "; the rest of the round is not checked"
+
+
+def test_check_reports_a_dangling_log_link_in_a_folder(tmp_path: Path) -> None:
+    """A nightly check of an archive must not pass over a log that is gone: a link
+    named like a log whose target was removed is an unreadable file (exit 2), not
+    silently left out of '1 file ...'."""
+    (tmp_path / "good.jsonl").write_bytes((REPO / "sample_logs" / "wish-ignored.jsonl")
+                                          .read_bytes())
+    (tmp_path / "gone.jsonl").symlink_to(tmp_path / "removed.jsonl")
+    (tmp_path / "notes.txt").symlink_to(tmp_path / "removed.txt")  # not a log: ignored
+    result = runner.invoke(app, ["check", "--quiet", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "gone.jsonl: cannot read" in result.stderr
+    assert "notes.txt" not in result.stderr
+    assert "W001" in result.stdout  # the readable log is still checked

@@ -60,7 +60,9 @@ class FileStats:
 def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """The log files named by ``paths``: files as given, directories searched recursively.
 
-    Raises :class:`LogError` for a path that does not exist.
+    Raises :class:`LogError` for a path that does not exist. A link with a log's name
+    whose target is gone is found too (reading it then fails), so that a log missing
+    from an archive is reported, not passed over.
     """
     found: list[Path] = []
     for p in paths:
@@ -68,7 +70,7 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
         if path.is_dir():
             found.extend(sorted(
                 f for f in path.rglob("*")
-                if f.is_file() and f.name.endswith(LOG_SUFFIXES)
+                if f.name.endswith(LOG_SUFFIXES) and (f.is_file() or not f.exists())
             ))
         elif path.is_file():
             found.append(path)
