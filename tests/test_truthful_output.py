@@ -110,3 +110,21 @@ def test_check_reports_a_dangling_log_link_in_a_folder(tmp_path: Path) -> None:
     assert "gone.jsonl: cannot read" in result.stderr
     assert "notes.txt" not in result.stderr
     assert "W001" in result.stdout  # the readable log is still checked
+
+
+def test_l001_says_when_a_log_is_utf16(tmp_path: Path) -> None:
+    """A log saved as UTF-16 is L001 on every line; the message says why, where
+    'invalid character (byte 0)' alone leaves the operator guessing. Binary junk
+    gets no such guess."""
+    text = (REPO / "sample_logs" / "wish-ignored.jsonl").read_text(encoding="utf-8")
+    utf16 = tmp_path / "utf16.jsonl"
+    utf16.write_bytes(text.encode("utf-16"))
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(bytes(range(1, 256)) * 4 + b"\n" + b"\x00\xff{\x01" * 3 + b"\n")
+    lines = text.count("\n")  # 17; the UTF-16 file ends with one more line, a lone NUL
+    found = check_file(utf16)
+    assert [d.code for d in found] == ["L001"] * (lines + 1)
+    assert [d.line for d in found
+            if d.message.endswith("; it looks like UTF-16 text, and logs are UTF-8")] \
+        == list(range(1, lines + 1))
+    assert all("UTF-16" not in d.message for d in check_file(junk))

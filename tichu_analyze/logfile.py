@@ -113,6 +113,15 @@ _decoder = msgspec.json.Decoder(Event)
 _generic = msgspec.json.Decoder()
 
 
+def _utf16_hint(raw: bytes | str) -> str:
+    """A word for the operator when a line looks like text in UTF-16 (a NUL byte
+    beside every character of JSON's ASCII), the usual reason a whole file is L001."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    if len(data) >= 8 and data.count(0) * 3 >= len(data):
+        return "; it looks like UTF-16 text, and logs are UTF-8"
+    return ""
+
+
 def explain(
     raw: bytes | str | dict[str, object], wide: bool = False,
 ) -> tuple[str, str, str | None, int | None, str | None]:
@@ -134,7 +143,7 @@ def explain(
                 return "L001", f"not valid JSON ({e})", None, None, None
             huge = "a number is out of range" if "out of range" in str(e) else _friendly(str(e))
         except msgspec.DecodeError as e:
-            return "L001", f"not valid JSON ({e})", None, None, None
+            return "L001", f"not valid JSON ({e}){_utf16_hint(raw)}", None, None, None
         except RecursionError:
             return "L001", _TOO_DEEP, None, None, None
     if not isinstance(obj, dict):
