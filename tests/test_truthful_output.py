@@ -128,3 +128,15 @@ def test_l001_says_when_a_log_is_utf16(tmp_path: Path) -> None:
             if d.message.endswith("; it looks like UTF-16 text, and logs are UTF-8")] \
         == list(range(1, lines + 1))
     assert all("UTF-16" not in d.message for d in check_file(junk))
+
+
+def test_replay_of_one_round_names_its_teams_with_the_substitute() -> None:
+    """Eve replaces Ben from round 2: the header of round 2 lists Eve at seat 1, so its
+    teams must be Eve + Dev too, not the game's first seating."""
+    log = SPEC / "L002_ok_round_start_players_substitute.jsonl"
+    flat = _replay(log, "-r", "2")
+    assert "Players Ana (0), Eve (1), Chloe (2), Dev (3) · team 0: Ana + Chloe · team 1: Eve " \
+           "+ Dev" in flat
+    whole = _replay(log)  # the whole game: the first seating, each round its own
+    assert "Players Ana (0), Ben (1), Chloe (2), Dev (3) · team 0: Ana + Chloe · team 1: Ben " \
+           "+ Dev" in whole

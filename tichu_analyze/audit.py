@@ -1295,7 +1295,8 @@ def _teams_words(view: GameView) -> str:
     if view.trichu:
         return (" · three players and the dummy; the seating (and the solo player) changes "
                 "every round")
-    return f" · team 0: {_members(view.players, 0)} · team 1: {_members(view.players, 1)}"
+    seated = view.seated  # the round's seating when one round is shown, as the players
+    return f" · team 0: {_members(seated, 0)} · team 1: {_members(seated, 1)}"
 
 
 _UNSCORED = "the rounds as scored; a round that could not be scored adds nothing"
