@@ -140,3 +140,19 @@ def test_replay_of_one_round_names_its_teams_with_the_substitute() -> None:
     whole = _replay(log)  # the whole game: the first seating, each round its own
     assert "Players Ana (0), Ben (1), Chloe (2), Dev (3) · team 0: Ana + Chloe · team 1: Ben " \
            "+ Dev" in whole
+
+
+def test_games_names_a_substitute() -> None:
+    """'games' is how a director sees who played: Eve, who took seat 1 from round 2,
+    must be named, not only game_start's four."""
+    log = SPEC / "L002_ok_round_start_players_substitute.jsonl"
+    result = runner.invoke(app, ["games", str(log)])
+    assert result.exit_code == 0
+    assert ": game g1: Ana, Ben, Chloe, Dev, then Eve (seat 1) from round 2; 2 rounds;" \
+        in result.stdout
+    as_json = runner.invoke(app, ["games", "--format", "json", str(log)])
+    assert '"newcomers": [{"round": 2, "seat": 1, "player": "Eve"}]' in as_json.stdout
+    # trichu's seating changes every round among the same persons: no newcomer
+    trichu = runner.invoke(app, ["games", str(REPO / "tests" / "fixtures" / "variants"
+                                             / "scenario_trichu_full_game.jsonl")])
+    assert "then" not in trichu.stdout
