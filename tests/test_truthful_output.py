@@ -156,3 +156,29 @@ def test_games_names_a_substitute() -> None:
     trichu = runner.invoke(app, ["games", str(REPO / "tests" / "fixtures" / "variants"
                                              / "scenario_trichu_full_game.jsonl")])
     assert "then" not in trichu.stdout
+
+
+def test_points_plot_keeps_the_wish_penalty_out_of_the_call_points(tmp_path: Path) -> None:
+    """Under wish-penalty-200 Ben's team scores 200 with no call: the plot's 'call
+    points' bar must be 0 (it was team score minus card points: 200), and the legend
+    must not claim the score is cards + calls alone."""
+    from tichu_analyze.plots import plot_points
+    from tichu_analyze.stats import Dataset
+
+    out = tmp_path / "data"
+    result = runner.invoke(app, ["ingest", "--quiet", "--variant", "wish-penalty-200",
+                                 str(PENALTY_0), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    fig = plot_points(Dataset.load(out))
+    ax = fig.axes[0]
+    bars = {label: [round(p.get_height()) for p in container]
+            for container, label in zip(ax.containers, [t.get_text() for t in
+                                                        ax.get_legend().get_texts()],
+                                        strict=True)}
+    players = [t.get_text().split("\n")[0] for t in ax.get_xticklabels()]
+    calls = next(v for k, v in bars.items() if k.startswith("call points"))
+    total = next(v for k, v in bars.items() if k.startswith("team round score"))
+    assert dict(zip(players, calls, strict=True))["Ben"] == 0
+    assert dict(zip(players, total, strict=True))["Ben"] == 200
+    assert "team round score = cards + calls + wish penalties (wish-penalty-200)" in bars
+    assert [t.get_text().split("\n")[1] for t in ax.get_xticklabels()] == ["1 round"] * 4

@@ -32,7 +32,7 @@ TABLES = ("plays", "rounds", "games", "violations")
 ROUND_COLUMNS = (
     "file", "game", "round", "status", "seat", "team", "partner", "player", "call",
     "call_success", "finish_position", "first_out", "double_victory_for",
-    "double_victory_against", "card_points", "team_card_points", "team_score",
+    "double_victory_against", "card_points", "team_card_points", "team_call_points", "team_score",
     "opponent_score", "h8_strength", "hx_strength", "hx_bombs", "hx_mahjong",
     "gave_to_left", "gave_to_partner", "gave_to_right", "got_from_partner", "dragon_gifts_given",
     "dragon_gifts_received", "bombs_played", "wish_made", "wish_fulfilled",
