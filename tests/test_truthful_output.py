@@ -182,3 +182,19 @@ def test_points_plot_keeps_the_wish_penalty_out_of_the_call_points(tmp_path: Pat
     assert dict(zip(players, total, strict=True))["Ben"] == 200
     assert "team round score = cards + calls + wish penalties (wish-penalty-200)" in bars
     assert [t.get_text().split("\n")[1] for t in ax.get_xticklabels()] == ["1 round"] * 4
+
+
+def test_a_broken_pyproject_with_our_table_is_an_error(tmp_path: Path) -> None:
+    """An operator's [tool.tichu-analyze] in a pyproject.toml with a TOML mistake was
+    passed over without a word, so check ran with none of its settings; a broken
+    pyproject.toml of another tool is still passed over."""
+    (tmp_path / "a.jsonl").write_bytes((REPO / "sample_logs" / "wish-ignored.jsonl")
+                                       .read_bytes())
+    project = tmp_path / "pyproject.toml"
+    project.write_text('[tool.tichu-analyze\nignore = ["W"]\n')
+    result = runner.invoke(app, ["check", "--quiet", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "pyproject.toml: not valid TOML" in result.stderr
+    project.write_text("[tool.black\n")
+    result = runner.invoke(app, ["check", "--quiet", str(tmp_path)])
+    assert result.exit_code == 1 and "W001" in result.stdout
