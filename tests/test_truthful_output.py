@@ -198,3 +198,26 @@ def test_a_broken_pyproject_with_our_table_is_an_error(tmp_path: Path) -> None:
     project.write_text("[tool.black\n")
     result = runner.invoke(app, ["check", "--quiet", str(tmp_path)])
     assert result.exit_code == 1 and "W001" in result.stdout
+
+
+@pytest.mark.parametrize(("log", "said"), [
+    # Ana leads the Dog, Ben bombs it (B003): the lead passed to Ana's partner Chloe,
+    # not to Ben, whose bomb was the next play
+    (RULES / "B003_bomb_on_dog.jsonl",
+     "Ana (0) keeps it (0 points) and the lead passes to Chloe (2) "),
+    # tientsin: Eve's Dog gives the lead to a partner, Ana or Chloe; Dev (an opponent)
+    # led next, out of turn (P003), and was named as the one the lead passed to
+    (REPO / "tests" / "fixtures" / "variants" / "P003_tientsin_dog_lead_by_opponent.jsonl",
+     "Eve (4) keeps it (0 points) and the lead passes to Ana (0) or Chloe (2), a partner of "
+     "Eve's choice "),
+    # Dev's Dog with only Finn of his partners holding cards: no choice to speak of
+    (SPEC / "P003_tientsin_dog_one_partner_out_opponent_leads.jsonl",
+     "Dev (3) keeps it (0 points) and the lead passes to Finn (5) "),
+    # Chloe's partner Ana is out: the next seat after Ana that holds cards, Chloe herself
+    # (Ben is out too); Dev's lead is P003
+    (SPEC / "P003_dog_lead_back_wrong_seat.jsonl",
+     "Chloe (2) keeps it (0 points) and the lead passes to Chloe (2) "),
+])
+def test_the_dog_passes_the_lead_by_the_rules_not_to_whoever_led_next(log: Path,
+                                                                       said: str) -> None:
+    assert "the Dog's trick ends at once; " + said in _replay(log)

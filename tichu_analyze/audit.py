@@ -59,6 +59,7 @@ from .state import (
     Step,
     Trick,
     call_value,
+    partners,
 )
 
 __all__ = [
@@ -202,6 +203,7 @@ class TrickView:
     ending: str  # won / dog / last (the round ends with it) / double / unfinished
     next_leader: int | None = None
     gift_line: int | None = None  # line of the dragon_gift that gave it
+    dog_due: list[int] | None = None  # after the Dog: the seats the lead passes to
 
 
 @dataclass(slots=True)
@@ -486,6 +488,8 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
         tricks.append(view)
     for prev, nxt in zip(tricks, tricks[1:], strict=False):
         prev.next_leader = nxt.leader
+        if prev.ending == "dog" and prev.record is not None and nxt.hands is not None:
+            prev.dog_due = _dog_due(prev.record.winner, nxt.hands)
 
     # 4. calls (timed by the phase of the round when they came) and the fatal diagnostic
     calls: list[CallView] = []
@@ -698,6 +702,23 @@ def _exchange_phrase(ev: Exchange, skipped: bool, seat_view: int | None) -> list
     return words
 
 
+def _dog_due(seat: int, hands: list[int]) -> list[int]:
+    """Who may lead after ``seat``'s Dog (rules 5.2, 9.2), from the hands after it: the
+    partner (either partner in ``tientsin``) holding cards, else the next seat in order
+    that does (after the partner; in ``tientsin`` after the Dog's player)."""
+    n = len(hands)
+    if n == 6:
+        due = [p for p in partners(seat, n) if hands[p]]
+        if due:
+            return due
+        start = seat
+    else:
+        start = (seat + 2) % n
+        if hands[start]:
+            return [start]
+    return next(([s] for k in range(1, n + 1) if hands[s := (start + k) % n]), [])
+
+
 def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
     """How the trick ended, who takes it and for how many points."""
     rec = t.record
@@ -710,9 +731,14 @@ def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
         return [f"the trick is not finished: {why}"]
     if t.ending == "dog":
         to = t.next_leader
-        lead: list[Piece] = [" and the lead passes to ", Who(to)] if to is not None else []
         state = v.record.state
-        if to is not None and state.seats == 6 and to in state.partners(rec.winner):
+        due = t.dog_due if t.dog_due is not None else [] if to is None else [to]
+        if to is not None and to not in due:  # led by another seat (P003 at that lead)
+            to = None
+        lead: list[Piece] = []
+        for i, seat in enumerate([to] if to is not None else due):
+            lead += [" and the lead passes to " if i == 0 else " or ", Who(seat)]
+        if lead and len(due) > 1:  # tientsin: either partner holding cards (rules 9.2)
             lead.append(f", a partner of {clean(state.players[rec.winner])}'s choice")
         return ["the Dog's trick ends at once; ", Who(rec.winner), " keeps it (0 points)", *lead]
     with_: list[Piece] = []
