@@ -221,3 +221,18 @@ def test_a_broken_pyproject_with_our_table_is_an_error(tmp_path: Path) -> None:
 def test_the_dog_passes_the_lead_by_the_rules_not_to_whoever_led_next(log: Path,
                                                                        said: str) -> None:
     assert "the Dog's trick ends at once; " + said in _replay(log)
+
+
+def test_l005_after_an_invalid_game_start_points_at_it() -> None:
+    """Every event of a game whose game_start was rejected is L005 'no game_start
+    before it'; with the game_start on line 1 that reads as false unless it says why."""
+    log = REPO / "tests" / "fixtures" / "variants" / "L002_unknown_variant_in_log.jsonl"
+    found = check_file(log)
+    assert found[0].code == "L002" and found[0].line == 1
+    l005 = [d.message for d in found if d.code == "L005"]
+    assert l005 and all(m == "event for game 'g1' that has no game_start before it (its "
+                        "game_start at line 1 is not valid)" for m in l005)
+    # a game that never had a game_start keeps the plain message
+    [plain] = [d.message for d in check_file(RULES / "L005_unknown_game.jsonl")
+               if d.code == "L005"]
+    assert plain.endswith("that has no game_start before it")

@@ -169,6 +169,7 @@ class Replay:
         self._trace = traces(self.visitor)
         self._visit_event = self.visitor.visit_event
         self.games: dict[str, GameState] = {}
+        self._unstarted: dict[str, int] = {}  # game id -> line of its invalid game_start
         self.events = 0
         self.rounds = 0
         self._line = 0
@@ -340,6 +341,9 @@ class Replay:
             self._game_start(ev, line)
             return
         why = "after its game_end" if game is not None else "that has no game_start before it"
+        bad = self._unstarted.get(ev.game) if game is None else None
+        if bad is not None:
+            why += f" (its game_start at line {bad} is not valid)"
         self._emit_at(None, None, "L005", f"event for game {ev.game!r} {why}",
                       getattr(ev, "seat", None), game_id=ev.game)
 
@@ -354,6 +358,8 @@ class Replay:
         """
         self._line = line
         game = self.games.get(game_id) if game_id is not None else None
+        if kind == "game_start" and game_id is not None and game is None:
+            self._unstarted[game_id] = line
         self._game = game
         rnd = game.round if game is not None else None
         if rnd is not None and rnd.phase == _SKIPPED:
@@ -472,6 +478,7 @@ class Replay:
         if problem is not None:
             self._emit_at(None, None, "L002", f"game_start: {problem}; the game is skipped",
                           None, game_id=ev.game)
+            self._unstarted[ev.game] = line
             return
         seats = 6 if "tientsin" in variants else 4
         if len(names) != seats or len(set(names)) != seats or not all(
@@ -485,6 +492,7 @@ class Replay:
             self._emit_at(None, None, "L002", f"game_start needs {_NUMBER[seats]} distinct, "
                           f"non-empty player names{why}; the game is skipped", None,
                           game_id=ev.game)
+            self._unstarted[ev.game] = line
             return
         target = ev.target
         if "trichu" in variants:
@@ -494,6 +502,7 @@ class Replay:
                 self._emit_at(None, None, "L002", f"game_start: in trichu the target is a "
                               f"number of rounds divisible by three, not {target}; the game "
                               "is skipped", None, game_id=ev.game)
+                self._unstarted[ev.game] = line
                 return
         elif target is None:
             target = 1000
