@@ -4,6 +4,7 @@ against the log and rules.md by hand."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -236,3 +237,30 @@ def test_l005_after_an_invalid_game_start_points_at_it() -> None:
     [plain] = [d.message for d in check_file(RULES / "L005_unknown_game.jsonl")
                if d.code == "L005"]
     assert plain.endswith("that has no game_start before it")
+
+
+def test_text_report_and_plot_say_which_rounds_they_count(tmp_path: Path) -> None:
+    """With --partner (or --since, --game, ...) the text report and a plot counted only
+    some rounds without saying so, unlike the HTML report; now they say it."""
+    from tichu_analyze.plots import PlotKind, plot
+    from tichu_analyze.stats import Dataset
+
+    log = REPO / "sample_logs" / "simulated-5-games.jsonl"
+    out = tmp_path / "data"
+    assert runner.invoke(app, ["ingest", "--quiet", str(log), "--out", str(out)]).exit_code == 0
+    ds = Dataset.load(out)
+    first = json.loads(log.read_text(encoding="utf-8").splitlines()[0])
+    me, mate = first["players"][0], first["players"][2]  # partners in the first game
+    result = runner.invoke(app, ["report", str(out), "--format", "text", "--player", me,
+                                 "--partner", mate])
+    assert result.exit_code == 0, result.stderr
+    assert f"\nOnly the rounds with partner {mate}.\n" in result.stdout
+    every = runner.invoke(app, ["report", str(out), "--format", "text", "--player", me])
+    assert "Only the rounds" not in every.stdout
+    png = tmp_path / "calls.png"
+    result = runner.invoke(app, ["plot", str(out), "--kind", "calls", "--player", me,
+                                 "--partner", mate, "-o", str(png)])
+    assert result.exit_code == 0, result.stderr
+    fig = plot(ds, PlotKind.CALLS, player=me, only=f"with partner {mate}")
+    assert fig.get_suptitle().endswith(f"\nonly the rounds with partner {mate}")
+    assert "only the rounds" not in plot(ds, PlotKind.CALLS, player=me).get_suptitle()

@@ -763,15 +763,21 @@ def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None
 
 
 def plot(ds: Dataset, kind: PlotKind, player: str | None = None, game: str | None = None,
-         max_players: int = MAX_PLAYERS) -> Figure:
+         max_players: int = MAX_PLAYERS, only: str | None = None) -> Figure:
     """The figure of ``kind`` (``game`` only matters to :attr:`PlotKind.SCORE`).
+    ``only``: the rounds ``ds`` was narrowed to, in words (``Filters.describe``), added
+    to the title.
 
     Raises :class:`DatasetError` for an unknown player or game, or nothing to plot.
     """
     from matplotlib import rc_context
 
     with rc_context({"font.family": _font_family()}):  # names in any script: font fallback
-        return _plot(ds, PlotKind(kind), player, game, max_players)
+        fig = _plot(ds, PlotKind(kind), player, game, max_players)
+        if only:
+            fig.suptitle(f"{fig.get_suptitle()}\nonly the rounds {text(only, 120)}",
+                         fontsize=12)
+        return fig
 
 
 def _plot(ds: Dataset, kind: PlotKind, player: str | None, game: str | None,
