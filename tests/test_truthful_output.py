@@ -264,3 +264,11 @@ def test_text_report_and_plot_say_which_rounds_they_count(tmp_path: Path) -> Non
     fig = plot(ds, PlotKind.CALLS, player=me, only=f"with partner {mate}")
     assert fig.get_suptitle().endswith(f"\nonly the rounds with partner {mate}")
     assert "only the rounds" not in plot(ds, PlotKind.CALLS, player=me).get_suptitle()
+
+
+def test_every_rejected_game_start_says_the_game_is_skipped() -> None:
+    log = SPEC / "L002_tientsin_four_players.jsonl"
+    first = check_file(log, variants=frozenset())[0]
+    assert (first.code, first.line) == ("L002", 1)
+    assert first.message == ("game_start needs six distinct, non-empty player names; the game "
+                             "is skipped")
