@@ -272,3 +272,16 @@ def test_every_rejected_game_start_says_the_game_is_skipped() -> None:
     assert (first.code, first.line) == ("L002", 1)
     assert first.message == ("game_start needs six distinct, non-empty player names; the game "
                              "is skipped")
+
+
+def test_replay_names_the_trichu_winner() -> None:
+    """A four-player game's totals end with 'won by team N'; a trichu game's had no
+    winner line although the person with most points after the last round wins (9.3)."""
+    full = REPO / "tests" / "fixtures" / "variants" / "scenario_trichu_full_game.jsonl"
+    flat = _replay(full)
+    totals = flat.split("Game g1 totals ")[1]
+    best = max(((int(p), n) for n, p in re.findall(r"(\w+) (-?\d+)", totals.split(" (")[0])))
+    assert f"won by {best[1]}" in totals
+    # cut short (S004: game_end after round 2 of 3): nobody has won
+    early = _replay(REPO / "tests" / "fixtures" / "variants" / "S004_trichu_game_end_early.jsonl")
+    assert "won by" not in early

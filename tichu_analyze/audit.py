@@ -273,6 +273,7 @@ class GameView:
     trichu: bool = False  # three players with a dummy: totals per person (rules 9.3)
     person_totals: dict[str, int] | None = None  # trichu: each person's total
     recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
+    person_winner: str | None = None  # trichu: the person with most points after the last round
 
     @property
     def seated(self) -> list[str]:
@@ -341,7 +342,7 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         totals=grec.totals, recorded_totals=grec.recorded_score, ended=grec.ended,
         won_by=grec.won_by, unattributed_hidden=hidden,
         trichu=grec.trichu, person_totals=grec.person_totals,
-        recorded_persons=grec.recorded_persons,
+        recorded_persons=grec.recorded_persons, person_winner=grec.person_winner,
     )
     if round is None:
         view.before = [Note(d) for d in game_level if d.line < first]
@@ -1303,6 +1304,8 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
         if view.won_by is not None and not view.trichu:
             w.add([("  won by    ", "bold")],
                   [(f"team {view.won_by} ({_members(view.players, view.won_by)})", "")])
+        if view.person_winner is not None:
+            w.add([("  won by    ", "bold")], [(clean(view.person_winner), "")])
     if view.elsewhere:
         w.blank()
         w.add([], [(f"Elsewhere in game {clean(view.game)}", "bold")])
@@ -1746,6 +1749,8 @@ def _html_footer(h: _Html, view: GameView) -> list[str]:
                         "(game_end)</td></tr>")
         if view.won_by is not None and not view.trichu:
             rows.append(f"<tr><th>won by</th><td>team {view.won_by}</td></tr>")
+        if view.person_winner is not None:
+            rows.append(f"<tr><th>won by</th><td>{h.text(view.person_winner)}</td></tr>")
         out.append(f'<section class="block"><h3>Game {h.text(view.game)}</h3>'
                    f'<table class="result grid">{"".join(rows)}</table></section>')
     if view.elsewhere:
