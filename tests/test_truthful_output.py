@@ -285,3 +285,14 @@ def test_replay_names_the_trichu_winner() -> None:
     # cut short (S004: game_end after round 2 of 3): nobody has won
     early = _replay(REPO / "tests" / "fixtures" / "variants" / "S004_trichu_game_end_early.jsonl")
     assert "won by" not in early
+
+
+def test_report_counts_a_won_tch_game_as_played_to_the_end(tmp_path: Path) -> None:
+    """A .tch log records no game_end; 'games' calls the won game complete, and the
+    report said '0 played to the end' of it."""
+    out = tmp_path / "data"
+    tch = REPO / "sample_logs" / "2417500.tch"
+    assert runner.invoke(app, ["ingest", "--quiet", str(tch), "--out", str(out)]).exit_code == 0
+    result = runner.invoke(app, ["report", str(out), "--format", "text"])
+    assert "1 game (1 played to the end), 10 rounds" in " ".join(result.stdout.split())
+    assert "complete" in runner.invoke(app, ["games", str(tch)]).stdout

@@ -817,6 +817,7 @@ class Overview:
     files: int
     games: int
     games_ended: int
+    """Games played to the end: a ``game_end`` was seen, or a winner is known."""
     rounds: int
     rounds_by_status: dict[str, int]
     players: int
@@ -835,8 +836,10 @@ def overview(ds: Dataset, player: str | None = None) -> Overview:
         g = pl.concat([g.filter((pl.col("seat") == 0) & pl.col("team").is_not_null()),
                        g.filter(pl.col("team").is_null()).unique(["file", "game"])])
     by_status = dict(collect(r.group_by("status").agg(pl.len())).iter_rows())
-    games = collect(g.select(
-        pl.len().alias("n"), pl.col("ended").fill_null(False).sum().alias("ended")))
+    games = collect(g.select(  # played to the end: its game_end, or a winner (a .tch log
+        # records no end; as 'games' and the datasets' `won` read it)
+        pl.len().alias("n"),
+        (pl.col("ended").fill_null(False) | pl.col("won").is_not_null()).sum().alias("ended")))
     files = collect(r.select(pl.col("file").n_unique())).item()
     return Overview(
         files=int(files),
