@@ -296,3 +296,15 @@ def test_report_counts_a_won_tch_game_as_played_to_the_end(tmp_path: Path) -> No
     result = runner.invoke(app, ["report", str(out), "--format", "text"])
     assert "1 game (1 played to the end), 10 rounds" in " ".join(result.stdout.split())
     assert "complete" in runner.invoke(app, ["games", str(tch)]).stdout
+
+
+def test_won_by_names_a_substitute_of_the_winning_team(tmp_path: Path) -> None:
+    """Zoe takes Chloe's seat from round 2 and team 0 wins: 'won by team 0 (Ana + Chloe)'
+    left out a winner who played the later rounds."""
+    log = tmp_path / "zoe.jsonl"
+    log.write_text((SPEC / "L002_ok_round_start_players_substitute.jsonl").read_text()
+                   .replace('"players":["Ana","Eve","Chloe","Dev"]',
+                            '"players":["Ana","Ben","Zoe","Dev"]'))
+    assert "won by team 0 (Ana + Chloe; Zoe from round 2)" in _replay(log)
+    assert "won by team 0 (Ana + Chloe)" in _replay(SPEC / "L002_ok_round_start_players_"
+                                                           "substitute.jsonl")

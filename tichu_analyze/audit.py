@@ -775,6 +775,21 @@ def _members(players: Sequence[str], team: int) -> str:
     return " + ".join(clean(players[s]) for s in range(team, len(players), 2))
 
 
+def _team_over_game(view: GameView, team: int) -> str:
+    """``Ana + Chloe``, and whoever took one of the team's seats later in the rounds
+    shown (``; Zoe from round 5``): the team that won a game with a substitute."""
+    words = _members(view.players, team)
+    seen = {view.players[s] for s in range(team, len(view.players), 2)}
+    later: list[str] = []
+    for r in view.rounds:
+        names = r.record.players
+        for s in range(team, len(names), 2):
+            if names[s] not in seen:
+                seen.add(names[s])
+                later.append(f"{clean(names[s])} from round {r.record.round}")
+    return words + ("; " + ", ".join(later) if later else "")
+
+
 def dummy_mark(state: RoundState, seat: int) -> str | None:
     """``dummy, open hand; played by Ana``: for the dummy's seat of a ``trichu`` round
     (rules 9.3), None for any other seat."""
@@ -1303,7 +1318,7 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
             w.add([("  recorded  ", "bold")], [("no game_end in the log", "")])
         if view.won_by is not None and not view.trichu:
             w.add([("  won by    ", "bold")],
-                  [(f"team {view.won_by} ({_members(view.players, view.won_by)})", "")])
+                  [(f"team {view.won_by} ({_team_over_game(view, view.won_by)})", "")])
         if view.person_winner is not None:
             w.add([("  won by    ", "bold")], [(clean(view.person_winner), "")])
     if view.elsewhere:
