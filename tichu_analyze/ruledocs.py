@@ -122,7 +122,8 @@ Example:
     {"type":"exchange","game":"g7","seat":1,"give":{"0":"3p","2":"Kj","3":"4s"}}
     {"type":"exchange","game":"g7","seat":2,"give":{"0":"Dog","1":"6r","3":"9j"}}
     {"type":"play","game":"g7","seat":0,"cards":["Mahjong"]}
-    ^ L007: a play is not allowed before all four exchanges
+    ^ L007: a play is not allowed before all four exchanges; the plays and
+      passes before the last exchange are not checked
 
 Near miss: a Tichu call between the exchanges is not reported: Tichu may be
 called before, during or after the exchange.
