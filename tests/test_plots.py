@@ -149,6 +149,7 @@ def write_fake_dataset(root: Path, seed: int = 0, games: int = 4) -> Path:
                     "double_victory_against": not incomplete and double and order[0] % 2 != t,
                     "card_points": None if incomplete else team_cards[t] // 2,
                     "team_card_points": None if incomplete else team_cards[t],
+                    "team_call_points": None if incomplete else score[t] - team_cards[t],
                     "team_score": None if incomplete else score[t],
                     "opponent_score": None if incomplete else score[1 - t],
                 }

@@ -59,6 +59,7 @@ from .state import (
     Step,
     Trick,
     call_value,
+    partners,
 )
 
 __all__ = [
@@ -202,6 +203,7 @@ class TrickView:
     ending: str  # won / dog / last (the round ends with it) / double / unfinished
     next_leader: int | None = None
     gift_line: int | None = None  # line of the dragon_gift that gave it
+    dog_due: list[int] | None = None  # after the Dog: the seats the lead passes to
 
 
 @dataclass(slots=True)
@@ -271,6 +273,7 @@ class GameView:
     trichu: bool = False  # three players with a dummy: totals per person (rules 9.3)
     person_totals: dict[str, int] | None = None  # trichu: each person's total
     recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
+    person_winner: str | None = None  # trichu: the person with most points after the last round
 
     @property
     def seated(self) -> list[str]:
@@ -339,7 +342,7 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         totals=grec.totals, recorded_totals=grec.recorded_score, ended=grec.ended,
         won_by=grec.won_by, unattributed_hidden=hidden,
         trichu=grec.trichu, person_totals=grec.person_totals,
-        recorded_persons=grec.recorded_persons,
+        recorded_persons=grec.recorded_persons, person_winner=grec.person_winner,
     )
     if round is None:
         view.before = [Note(d) for d in game_level if d.line < first]
@@ -486,6 +489,8 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
         tricks.append(view)
     for prev, nxt in zip(tricks, tricks[1:], strict=False):
         prev.next_leader = nxt.leader
+        if prev.ending == "dog" and prev.record is not None and nxt.hands is not None:
+            prev.dog_due = _dog_due(prev.record.winner, nxt.hands)
 
     # 4. calls (timed by the phase of the round when they came) and the fatal diagnostic
     calls: list[CallView] = []
@@ -698,6 +703,23 @@ def _exchange_phrase(ev: Exchange, skipped: bool, seat_view: int | None) -> list
     return words
 
 
+def _dog_due(seat: int, hands: list[int]) -> list[int]:
+    """Who may lead after ``seat``'s Dog (rules 5.2, 9.2), from the hands after it: the
+    partner (either partner in ``tientsin``) holding cards, else the next seat in order
+    that does (after the partner; in ``tientsin`` after the Dog's player)."""
+    n = len(hands)
+    if n == 6:
+        due = [p for p in partners(seat, n) if hands[p]]
+        if due:
+            return due
+        start = seat
+    else:
+        start = (seat + 2) % n
+        if hands[start]:
+            return [start]
+    return next(([s] for k in range(1, n + 1) if hands[s := (start + k) % n]), [])
+
+
 def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
     """How the trick ended, who takes it and for how many points."""
     rec = t.record
@@ -710,9 +732,14 @@ def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
         return [f"the trick is not finished: {why}"]
     if t.ending == "dog":
         to = t.next_leader
-        lead: list[Piece] = [" and the lead passes to ", Who(to)] if to is not None else []
         state = v.record.state
-        if to is not None and state.seats == 6 and to in state.partners(rec.winner):
+        due = t.dog_due if t.dog_due is not None else [] if to is None else [to]
+        if to is not None and to not in due:  # led by another seat (P003 at that lead)
+            to = None
+        lead: list[Piece] = []
+        for i, seat in enumerate([to] if to is not None else due):
+            lead += [" and the lead passes to " if i == 0 else " or ", Who(seat)]
+        if lead and len(due) > 1:  # tientsin: either partner holding cards (rules 9.2)
             lead.append(f", a partner of {clean(state.players[rec.winner])}'s choice")
         return ["the Dog's trick ends at once; ", Who(rec.winner), " keeps it (0 points)", *lead]
     with_: list[Piece] = []
@@ -746,6 +773,21 @@ def _team(players: Sequence[str], team: int) -> str:
 def _members(players: Sequence[str], team: int) -> str:
     """``Ana + Chloe``: the names of ``team``'s seats (two, or three for six seats)."""
     return " + ".join(clean(players[s]) for s in range(team, len(players), 2))
+
+
+def _team_over_game(view: GameView, team: int) -> str:
+    """``Ana + Chloe``, and whoever took one of the team's seats later in the rounds
+    shown (``; Zoe from round 5``): the team that won a game with a substitute."""
+    words = _members(view.players, team)
+    seen = {view.players[s] for s in range(team, len(view.players), 2)}
+    later: list[str] = []
+    for r in view.rounds:
+        names = r.record.players
+        for s in range(team, len(names), 2):
+            if names[s] not in seen:
+                seen.add(names[s])
+                later.append(f"{clean(names[s])} from round {r.record.round}")
+    return words + ("; " + ", ".join(later) if later else "")
 
 
 def dummy_mark(state: RoundState, seat: int) -> str | None:
@@ -815,10 +857,11 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
     else:
         last = order[-1]
         left = v.hands_end[last] if v.hands_end is not None else 0
+        one = left.bit_count() == 1
         hand: list[Piece] = (
-            [("the card" if left.bit_count() == 1 else f"the {left.bit_count()} cards")
-             + " left in hand (", cards(left),
-             f", {points(left)} points) go to {_team(players, (last + 1) & 1)}"]
+            [("the card" if one else f"the {left.bit_count()} cards") + " left in hand (",
+             cards(left), f", {points(left)} points) " + ("goes" if one else "go")
+             + f" to {_team(players, (last + 1) & 1)}"]
             if left else ["no cards left in hand"])
         if seats == 6:  # rules 9.2: the last seat's tricks to the other team, the fifth's
             fifth = order[-2]  # to the first out
@@ -853,6 +896,12 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
             call_words += [Who(c.seat), f" {name} (line {c.line}) not counted: "
                            + ", ".join(c.codes)]
     rows.append(("calls", call_words or ["none"]))
+    penalty = rec.penalty
+    if any(penalty):  # the wish-penalty-200 house rule: 200 to the other team per W001
+        rows.append(("wish penalty", [" · ".join(
+            f"{_team(players, t)} +{penalty[t]} ({penalty[t] // 200} wish "
+            + ("violation" if penalty[t] == 200 else "violations") + " by the other team)"
+            for t in (0, 1) if penalty[t])]))
     score = rec.score
     rows.append(("score", [f"team 0 {score[0]} · team 1 {score[1]}"]))
     dummy = rec.state.dummy
@@ -1269,7 +1318,9 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
             w.add([("  recorded  ", "bold")], [("no game_end in the log", "")])
         if view.won_by is not None and not view.trichu:
             w.add([("  won by    ", "bold")],
-                  [(f"team {view.won_by} ({_members(view.players, view.won_by)})", "")])
+                  [(f"team {view.won_by} ({_team_over_game(view, view.won_by)})", "")])
+        if view.person_winner is not None:
+            w.add([("  won by    ", "bold")], [(clean(view.person_winner), "")])
     if view.elsewhere:
         w.blank()
         w.add([], [(f"Elsewhere in game {clean(view.game)}", "bold")])
@@ -1288,7 +1339,8 @@ def _teams_words(view: GameView) -> str:
     if view.trichu:
         return (" · three players and the dummy; the seating (and the solo player) changes "
                 "every round")
-    return f" · team 0: {_members(view.players, 0)} · team 1: {_members(view.players, 1)}"
+    seated = view.seated  # the round's seating when one round is shown, as the players
+    return f" · team 0: {_members(seated, 0)} · team 1: {_members(seated, 1)}"
 
 
 _UNSCORED = "the rounds as scored; a round that could not be scored adds nothing"
@@ -1712,6 +1764,8 @@ def _html_footer(h: _Html, view: GameView) -> list[str]:
                         "(game_end)</td></tr>")
         if view.won_by is not None and not view.trichu:
             rows.append(f"<tr><th>won by</th><td>team {view.won_by}</td></tr>")
+        if view.person_winner is not None:
+            rows.append(f"<tr><th>won by</th><td>{h.text(view.person_winner)}</td></tr>")
         out.append(f'<section class="block"><h3>Game {h.text(view.game)}</h3>'
                    f'<table class="result grid">{"".join(rows)}</table></section>')
     if view.elsewhere:

@@ -869,7 +869,8 @@ def plot(
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))
-        save(draw(ds, kind, player=player, game=game), output)
+        save(draw(ds, kind, player=player, game=game,
+                  only=filters.describe() if filters.active else None), output)
     err.print(f"wrote {output}", highlight=False, markup=False)
 
 

@@ -321,6 +321,8 @@ def describe(combo: Combo) -> str:
         if combo.cards == _MAHJONG_BIT:
             return "Mahjong"
         if combo.cards == _PHOENIX_BIT:
+            if rank > 14:  # on the Dragon, which it never beats (rules 5.3): no rank to name
+                return "single Phoenix"
             return f"single Phoenix (as {RANK_TOKENS.get(rank, str(rank))}½)"
         return f"single {rank_name(rank)}"
     if kind == Kind.PAIR:

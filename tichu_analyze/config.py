@@ -113,10 +113,19 @@ def find_config(start: Path) -> Path | None:
 
 
 def _has_table(pyproject: Path) -> bool:
+    """The file has a ``[tool.tichu-analyze]`` table. One that cannot be read as TOML is
+    passed over, unless it names that table: then its settings would be lost without a
+    word, so it is an error (:class:`ConfigError`)."""
     try:
         tool = _read(pyproject).get("tool")
         return isinstance(tool, dict) and "tichu-analyze" in tool
     except ConfigError:
+        try:
+            ours = b"tool.tichu-analyze" in pyproject.read_bytes()
+        except OSError:
+            ours = False
+        if ours:
+            raise
         return False
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from .diagnostics import Diagnostic
 from .logfile import replay_file
 from .output import printable
-from .state import GameState
+from .state import GameState, RoundState
 from .visitor import Visitor
 
 SEVERITIES = ("fatal", "error", "warning")
@@ -37,6 +37,9 @@ class GameSummary:
     diagnostics: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEVERITIES, 0))
     persons: dict[str, int] | None = None
     """``trichu`` (rules.md 9.3): each person's total instead of the teams' ``score``."""
+    newcomers: list[tuple[int, int, str]] = field(default_factory=list)
+    """(round, seat, name) of each player not in ``players`` who took a seat
+    (``round_start.players``: a substitute), at the first round they played."""
 
     def as_dict(self) -> dict[str, object]:
         found: dict[str, object] = {
@@ -45,6 +48,9 @@ class GameSummary:
             "line": self.line, "diagnostics": self.diagnostics}
         if self.persons is not None:
             found["persons"] = self.persons
+        if self.newcomers:
+            found["newcomers"] = [{"round": r, "seat": s, "player": name}
+                                  for r, s, name in self.newcomers]
         return found
 
 
@@ -71,9 +77,19 @@ class _Games(Visitor):
         self.file = file
         self.found: list[GameSummary] = []
         self.by_game: Counter[tuple[str | None, str]] = Counter()
+        self.newcomers: dict[str, list[tuple[int, int, str]]] = {}
+
+    def begin_round(self, game: GameState, rnd: RoundState) -> None:
+        seen = {n for _, _, n in self.newcomers.setdefault(game.id, [])} | set(game.players)
+        for seat, name in enumerate(rnd.players):
+            if name not in seen:
+                self.newcomers[game.id].append((rnd.number, seat, name))
+                seen.add(name)
 
     def end_game(self, game: GameState) -> None:
-        self.found.append(summarize(game, self.file))
+        summary = summarize(game, self.file)
+        summary.newcomers = self.newcomers.pop(game.id, [])
+        self.found.append(summary)
 
     def visit_diagnostic(self, diag: Diagnostic) -> None:
         self.by_game[diag.game, str(diag.severity)] += 1
@@ -111,7 +127,8 @@ def as_text(g: GameSummary, colour: bool = False) -> str:
     found = [paint(f"{n} {sev}{'s' * (n != 1)}", _SEVERITY_COLOUR[sev])
              for sev in SEVERITIES if (n := g.diagnostics[sev])]
     rounds = f"{g.rounds} round{'s' * (g.rounds != 1)}"
-    players = printable(", ".join(g.players))
+    players = printable(", ".join(g.players) + "".join(
+        f", then {name} (seat {seat}) from round {r}" for r, seat, name in g.newcomers))
     file = paint(printable(g.file) + ":", _BOLD)
     return (f"{file} game {printable(g.game)}: {players}; "
             f"{rounds}; {state}; {score}; {', '.join(found) or 'no diagnostics'}")

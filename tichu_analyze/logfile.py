@@ -60,7 +60,9 @@ class FileStats:
 def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
     """The log files named by ``paths``: files as given, directories searched recursively.
 
-    Raises :class:`LogError` for a path that does not exist.
+    Raises :class:`LogError` for a path that does not exist. A link with a log's name
+    whose target is gone is found too (reading it then fails), so that a log missing
+    from an archive is reported, not passed over.
     """
     found: list[Path] = []
     for p in paths:
@@ -68,7 +70,7 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
         if path.is_dir():
             found.extend(sorted(
                 f for f in path.rglob("*")
-                if f.is_file() and f.name.endswith(LOG_SUFFIXES)
+                if f.name.endswith(LOG_SUFFIXES) and (f.is_file() or not f.exists())
             ))
         elif path.is_file():
             found.append(path)
@@ -111,6 +113,15 @@ _decoder = msgspec.json.Decoder(Event)
 _generic = msgspec.json.Decoder()
 
 
+def _utf16_hint(raw: bytes | str) -> str:
+    """A word for the operator when a line looks like text in UTF-16 (a NUL byte
+    beside every character of JSON's ASCII), the usual reason a whole file is L001."""
+    data = raw.encode() if isinstance(raw, str) else raw
+    if len(data) >= 8 and data.count(0) * 3 >= len(data):
+        return "; it looks like UTF-16 text, and logs are UTF-8"
+    return ""
+
+
 def explain(
     raw: bytes | str | dict[str, object], wide: bool = False,
 ) -> tuple[str, str, str | None, int | None, str | None]:
@@ -132,7 +143,7 @@ def explain(
                 return "L001", f"not valid JSON ({e})", None, None, None
             huge = "a number is out of range" if "out of range" in str(e) else _friendly(str(e))
         except msgspec.DecodeError as e:
-            return "L001", f"not valid JSON ({e})", None, None, None
+            return "L001", f"not valid JSON ({e}){_utf16_hint(raw)}", None, None, None
         except RecursionError:
             return "L001", _TOO_DEEP, None, None, None
     if not isinstance(obj, dict):

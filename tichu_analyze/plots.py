@@ -187,7 +187,8 @@ def _player_width(groups: Sequence[str], per: float = 1.6, base: float = 2.0,
 def _player_ticks(ax: Axes, groups: Sequence[str], rounds: dict[str, int]) -> None:
     """Player names (and their scored rounds) as the x tick labels of ``ax``."""
     many = len(groups) > 6
-    labels = [f"{text(g, 20)}\n{rounds.get(g, 0)} rounds" for g in groups]
+    labels = [f"{text(g, 20)}\n{n} round{'s' * (n != 1)}"
+              for g in groups for n in (rounds.get(g, 0),)]
     ax.set_xticks(range(len(groups)), labels, rotation=35 if many else 0,
                   ha="right" if many else "center", rotation_mode="anchor", fontsize=9)
 
@@ -423,7 +424,8 @@ def plot_finish(ds: Dataset, player: str | None = None,
                 ax.text(x0 + s / 2, y, f"{s:.0f}%", ha="center", va="center", fontsize=8,
                         color="white" if k in (1, last) else "black")
         left = [a + b for a, b in zip(left, shares, strict=True)]
-    ax.set_yticks(ys, [f"{text(g, 24)}\n{by[g]['n']} rounds, average {by[g]['mean']:.2f}"
+    ax.set_yticks(ys, [f"{text(g, 24)}\n{by[g]['n']} round{'s' * (by[g]['n'] != 1)}, "
+                       f"average {by[g]['mean']:.2f}"
                        for g in groups])
     ax.set_xlim(0, 100)
     if last == 4:
@@ -461,18 +463,23 @@ def plot_points(ds: Dataset, player: str | None = None,
     agg = frame.group_by("group").agg(
         pl.len().alias("n"),
         pl.col("team_card_points").mean().alias("cards"),
-        (pl.col("team_score") - pl.col("team_card_points")).mean().alias("calls"),
+        pl.col("team_call_points").mean().alias("calls"),
         pl.col("team_score").mean().alias("total"),
         pl.col("opponent_score").mean().alias("opp"),
+        # the wish-penalty-200 house rule adds points that are neither (datasets.md)
+        (pl.col("team_score") != pl.col("team_card_points") + pl.col("team_call_points"))
+        .any().alias("penalty"),
     )
     by = {str(r["group"]): r for r in collect(agg).iter_rows(named=True)}
+    total = ("team round score = cards + calls + wish penalties (wish-penalty-200)"
+             if any(r["penalty"] for r in by.values()) else "team round score = cards + calls")
     fig, (ax,) = _new_figure(_player_width(groups, 1.8), 6.0)
     victory = _by_form(_form(frame), "200 for a double victory", "300 for a triple victory",
                        "200 for a double victory, 300 for a triple in tientsin")
     series = (("cards", f"card points of the team ({victory})", "#56B4E9"),
               ("calls", f"call points of the team (Tichu \u00b1{call_value('tichu')}, "
                         f"Grand Tichu \u00b1{call_value('grand_tichu')})", "#CC79A7"),
-              ("total", "team round score = cards + calls", "#0072B2"),
+              ("total", total, "#0072B2"),
               ("opp", "opponents' round score", "#999999"))
     w = 0.2
     xs = list(range(len(groups)))
@@ -756,15 +763,21 @@ def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None
 
 
 def plot(ds: Dataset, kind: PlotKind, player: str | None = None, game: str | None = None,
-         max_players: int = MAX_PLAYERS) -> Figure:
+         max_players: int = MAX_PLAYERS, only: str | None = None) -> Figure:
     """The figure of ``kind`` (``game`` only matters to :attr:`PlotKind.SCORE`).
+    ``only``: the rounds ``ds`` was narrowed to, in words (``Filters.describe``), added
+    to the title.
 
     Raises :class:`DatasetError` for an unknown player or game, or nothing to plot.
     """
     from matplotlib import rc_context
 
     with rc_context({"font.family": _font_family()}):  # names in any script: font fallback
-        return _plot(ds, PlotKind(kind), player, game, max_players)
+        fig = _plot(ds, PlotKind(kind), player, game, max_players)
+        if only:
+            fig.suptitle(f"{fig.get_suptitle()}\nonly the rounds {text(only, 120)}",
+                         fontsize=12)
+        return fig
 
 
 def _plot(ds: Dataset, kind: PlotKind, player: str | None, game: str | None,

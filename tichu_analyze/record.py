@@ -95,6 +95,12 @@ class RoundRecord:
         return result.call_points if result is not None else [0, 0]
 
     @property
+    def penalty(self) -> list[int]:
+        """Per team, the points of the ``wish-penalty-200`` house rule."""
+        result = self.state.result
+        return result.penalty if result is not None else [0, 0]
+
+    @property
     def pile_points(self) -> list[int]:
         result = self.state.result
         return result.pile_points if result is not None else [0] * self.state.seats

@@ -169,6 +169,7 @@ class Replay:
         self._trace = traces(self.visitor)
         self._visit_event = self.visitor.visit_event
         self.games: dict[str, GameState] = {}
+        self._unstarted: dict[str, int] = {}  # game id -> line of its invalid game_start
         self.events = 0
         self.rounds = 0
         self._line = 0
@@ -340,6 +341,9 @@ class Replay:
             self._game_start(ev, line)
             return
         why = "after its game_end" if game is not None else "that has no game_start before it"
+        bad = self._unstarted.get(ev.game) if game is None else None
+        if bad is not None:
+            why += f" (its game_start at line {bad} is not valid)"
         self._emit_at(None, None, "L005", f"event for game {ev.game!r} {why}",
                       getattr(ev, "seat", None), game_id=ev.game)
 
@@ -354,6 +358,8 @@ class Replay:
         """
         self._line = line
         game = self.games.get(game_id) if game_id is not None else None
+        if kind == "game_start" and game_id is not None and game is None:
+            self._unstarted[game_id] = line
         self._game = game
         rnd = game.round if game is not None else None
         if rnd is not None and rnd.phase == _SKIPPED:
@@ -472,6 +478,7 @@ class Replay:
         if problem is not None:
             self._emit_at(None, None, "L002", f"game_start: {problem}; the game is skipped",
                           None, game_id=ev.game)
+            self._unstarted[ev.game] = line
             return
         seats = 6 if "tientsin" in variants else 4
         if len(names) != seats or len(set(names)) != seats or not all(
@@ -485,6 +492,7 @@ class Replay:
             self._emit_at(None, None, "L002", f"game_start needs {_NUMBER[seats]} distinct, "
                           f"non-empty player names{why}; the game is skipped", None,
                           game_id=ev.game)
+            self._unstarted[ev.game] = line
             return
         target = ev.target
         if "trichu" in variants:
@@ -494,6 +502,7 @@ class Replay:
                 self._emit_at(None, None, "L002", f"game_start: in trichu the target is a "
                               f"number of rounds divisible by three, not {target}; the game "
                               "is skipped", None, game_id=ev.game)
+                self._unstarted[ev.game] = line
                 return
         elif target is None:
             target = 1000
@@ -913,8 +922,7 @@ class Replay:
             return SKIPPED
         hand = rnd.hands[seat]
         if mask & ~hand:
-            return self._fatal("P001", f"{self._who(seat)} plays {format_cards(mask & ~hand)} "
-                               "without holding it", seat)
+            return self._fatal("P001", _not_held(self._who(seat), mask, mask & ~hand), seat)
         phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
 
         # Which situation is this play in? (rules 2.2-2.4, 4.3)
@@ -1300,9 +1308,22 @@ class Replay:
         result = rnd.result
         if result is None:
             return ""
-        cards, calls = result.card_points, result.call_points
-        return (f" (card points {cards[0]} to {cards[1]}, calls "
-                f"{calls[0]:+d} to {calls[1]:+d})")
+        cards, calls, penalty = result.card_points, result.call_points, result.penalty
+        # after a double (triple) victory the 200 (300) are no card points (rules 7.2, 9.2)
+        first = ("triple victory" if rnd.seats == 6 else "double victory") \
+            if result.double_victory else "card points"
+        extra = (f", wish penalty {penalty[0]:+d} to {penalty[1]:+d}"
+                 if penalty[0] or penalty[1] else "")
+        return (f" ({first} {cards[0]} to {cards[1]}, calls "
+                f"{calls[0]:+d} to {calls[1]:+d}{extra})")
+
+
+def _not_held(who: str, mask: int, missing: int) -> str:
+    """P001's message: the play, and which of its cards the seat does not hold."""
+    if missing == mask:
+        return f"{who} plays {format_cards(mask)} without holding " + (
+            "it" if mask.bit_count() == 1 else "them")
+    return f"{who} plays {format_cards(mask)} without holding {format_cards(missing)}"
 
 
 def _union(masks: list[int]) -> int:
@@ -1337,7 +1358,10 @@ def _could(could: Combo, top: Combo, wish: int) -> str:
 
 
 def _article(combo: Combo) -> str:
+    """``a pair of 9s``, ``an 8``; ``the Dog`` (the Mahjong, the Dragon: one of each)."""
     text = describe(combo)
-    return text if text[:1].isupper() else ("an " if text[:1] in "aeiou" else "a ") + text
+    if text[:1].isupper():
+        return "the " + text
+    return ("an " if text[:1] in "aeiou" else "a ") + text
 
 

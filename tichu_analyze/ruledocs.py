@@ -23,7 +23,7 @@ Why: a log holds one JSON object per line, and each object is one event
 Example:
     {"type":"play","game":"g7","seat":2,"cards":["9p","9r"]}
     [{"type":"pass","game":"g7","seat":3}]
-    ^ L001: a JSON array where an event object is expected
+    ^ L001: a JSON list where an event object is expected
 
 Near miss: an empty or blank line is not reported; it is ignored, but still
 counted in the line numbers.
@@ -39,7 +39,7 @@ Why: every event type has required fields with fixed types and values
 Example:
     {"type":"play","game":"g7","seat":3,"cards":["Jp"]}
     {"type":"pass","game":"g7","seat":4}
-    ^ L002: there is no seat 4; seats are 0, 1, 2 and 3
+    ^ L002: bad pass event: Expected `int` <= 3 - at `seat`
 
 Near miss: a field the format does not define, such as "bot":"v2" on a pass,
 is not reported: recorders may add fields of their own.
@@ -55,7 +55,8 @@ Phoenix and Dragon. Anything else is an unknown card. The event is skipped.
 Example:
     {"type":"play","game":"g7","seat":0,"cards":["5j"]}
     {"type":"play","game":"g7","seat":1,"cards":["phoenix"]}
-    ^ L003: 'phoenix' is not a card
+    ^ L003: play: 'phoenix' is not a card (cards are 2j..Ar, Mahjong, Dog,
+      Phoenix, Dragon)
 
 Near miss: {"type":"play","game":"g7","seat":1,"cards":["Phoenix"]} names the
 card correctly.
@@ -121,8 +122,8 @@ Example:
     {"type":"exchange","game":"g7","seat":1,"give":{"0":"3p","2":"Kj","3":"4s"}}
     {"type":"exchange","game":"g7","seat":2,"give":{"0":"Dog","1":"6r","3":"9j"}}
     {"type":"play","game":"g7","seat":0,"cards":["Mahjong"]}
-    ^ L007: a play is not allowed before all four exchanges (Dev has not given
-      yet)
+    ^ L007: a play is not allowed before all four exchanges; the plays and
+      passes before the last exchange are not checked
 
 Near miss: a Tichu call between the exchanges is not reported: Tichu may be
 called before, during or after the exchange.
@@ -159,7 +160,8 @@ skipped until the next round_start (fatal).
 Example:
     {"type":"round_start","game":"g7","round":1}
     {"type":"deal","game":"g7","hands":[["2j","5s","7p","9r","Jj","Qs","Kp","Ar"],["2s","5p","7r","9j","Js","Qp","Kr","Aj"],["2p","5r","7j","9s","Jp","Qr","Kj","As"],["2r","5j","7p","9p","Jr","Qj","Ks","Dragon"]]}
-    ^ D001 (fatal): bad deal: 7p dealt twice (to Ana and to Dev)
+    ^ D001 (fatal): bad deal: 7p dealt twice; the rest of the round is not
+      checked
 
 Near miss: with 7s instead of Dev's second 7p the first deal is good; the
 second deal must then hold the other 24 cards, 6 to each seat.
@@ -173,8 +175,8 @@ The call is not counted in the score.
 Example:
     {"type":"exchange","game":"g7","seat":0,"give":{"1":"7j","2":"Ar","3":"2s"}}
     {"type":"call","game":"g7","seat":1,"call":"grand_tichu"}
-    ^ C001: Ben calls Grand Tichu after seeing all 14 cards; the call is not
-      counted
+    ^ C001: Ben (seat 1) calls Grand Tichu after seeing all 14 cards; the call
+      is not counted
 
 Near miss: the same line between the first and the second `deal` is a valid
 Grand Tichu (+/-200); and a "tichu" call at this point is a valid Tichu.
@@ -189,7 +191,8 @@ Example:
     {"type":"play","game":"g7","seat":0,"cards":["Mahjong"],"wish":"8"}
     {"type":"pass","game":"g7","seat":1}
     {"type":"call","game":"g7","seat":0,"call":"tichu"}
-    ^ C002: Ana calls Tichu after playing a card; the call is not counted
+    ^ C002: Ana (seat 0) calls Tichu after playing a card; the call is not
+      counted
 
 Near miss: {"type":"call","game":"g7","seat":1,"call":"tichu"} at this point
 is fine: Ben has passed, but has not played a card yet.
@@ -206,8 +209,8 @@ Example:
     {"type":"call","game":"g7","seat":2,"call":"grand_tichu"}
     {"type":"exchange","game":"g7","seat":2,"give":{"0":"Dog","1":"6r","3":"9j"}}
     {"type":"call","game":"g7","seat":2,"call":"tichu"}
-    ^ C003: Chloe already called Grand Tichu this round; the Tichu call is not
-      counted
+    ^ C003: Chloe (seat 2) already called Grand Tichu this round; the Tichu
+      call is not counted
 
 Near miss: {"type":"call","game":"g7","seat":0,"call":"tichu"} is fine:
 Chloe's partner Ana may call too; both partners may call.
@@ -245,7 +248,8 @@ is skipped (fatal).
 Example:
     {"type":"exchange","game":"g7","seat":0,"give":{"1":"7j","2":"Ar","3":"2s"}}
     {"type":"exchange","game":"g7","seat":2,"give":{"1":"6r","2":"9j","3":"Kp"}}
-    ^ X001 (fatal): bad exchange: Chloe (seat 2) gives 9j to itself
+    ^ X001 (fatal): bad exchange: Chloe (seat 2) gives 9j to itself; the rest
+      of the round is not checked
 
 Near miss: {"0":"Dragon","1":"6r","3":"9j"} is a good exchange for Chloe: any
 card may be given, the Dragon and the Mahjong included.
@@ -280,7 +284,8 @@ Example:
     {"type":"pass","game":"g7","seat":3}
     {"type":"pass","game":"g7","seat":0}
     {"type":"play","game":"g7","seat":1,"cards":["Kj"]}
-    ^ P001 (fatal): Ben (seat 1) plays Kj without holding it
+    ^ P001 (fatal): Ben (seat 1) plays Kj without holding it; the rest of the
+      round is not checked
 
 Near miss: a card Ben received in the exchange is his once all four exchanges
 are recorded, and may be played.
@@ -330,7 +335,8 @@ the same number of cards and a higher rank. The play is applied as recorded.
 Example:
     {"type":"play","game":"g7","seat":1,"cards":["9p","9r"]}
     {"type":"play","game":"g7","seat":2,"cards":["Jj","Js","Jp"]}
-    ^ P004: Chloe plays a triple of Jacks on a pair of 9s
+    ^ P004: Chloe (seat 2) plays a triple of Jacks on a pair of 9s; it must be
+      the same kind of combination with the same number of cards
 
 Near miss: ["Jj","Js"], a pair of Jacks, beats the pair of 9s; so would a
 bomb.
@@ -346,7 +352,8 @@ recorded.
 Example:
     {"type":"play","game":"g7","seat":1,"cards":["9p","9r"]}
     {"type":"play","game":"g7","seat":2,"cards":["7j","7s"]}
-    ^ P005: Chloe's pair of 7s does not beat the pair of 9s on the table
+    ^ P005: Chloe (seat 2)'s pair of 7s does not beat the pair of 9s on the
+      table
 
 Near miss: ["10j","Phoenix"], a pair of 10s with the Phoenix, beats the 9s.
 """,
@@ -389,14 +396,14 @@ What: a seat that has played all its cards plays or passes again.
 Why: rules.md 2.5: a seat with no cards left takes no further part in the
 round. The event is skipped.
 
-Example:
+Example (Qj is Dev's last card):
     {"type":"play","game":"g7","seat":3,"cards":["Qj"]}
     {"type":"pass","game":"g7","seat":0}
     {"type":"pass","game":"g7","seat":1}
     {"type":"pass","game":"g7","seat":2}
     {"type":"pass","game":"g7","seat":3}
-    ^ P008: Dev (seat 3) has no cards left and is out of the round (Qj was his
-      last)
+    ^ P008: Dev (seat 3) has no cards left and is out of the round; a pass is
+      not possible
 
 Near miss: after the three passes Ana, the next seat with cards, leads, and no
 pass from Dev is expected.
@@ -408,11 +415,10 @@ double victory, or after the third seat went out.
 Why: rules.md 4.4 and 7.2-7.3: the play that ends the round ends it at once;
 nothing, not even a bomb, can follow it. The event is skipped.
 
-Example:
+Example (Ana is out, and Kp is Chloe's last card: a double victory):
     {"type":"play","game":"g7","seat":2,"cards":["Kp"]}
-    {"type":"play","game":"g7","seat":3,"cards":["Aj","As","Ap","Ar"]}
-    ^ P009: Dev's bomb comes after the round ended (Ana was out, and Kp was
-      Chloe's last card: a double victory)
+    {"type":"play","game":"g7","seat":3,"cards":["2p","3p","4p","5p","6p"]}
+    ^ P009: Dev (seat 3): a play after the round ended
 
 Near miss: had Ana still held cards, Chloe going out would not end the round
 and Dev's bomb on the King would be allowed.
@@ -427,7 +433,8 @@ is applied as recorded.
 Example:
     {"type":"play","game":"g7","seat":1,"cards":["Qj","Qs","Qp","Qr"]}
     {"type":"play","game":"g7","seat":3,"cards":["9j","9s","9p","9r"]}
-    ^ B001: Dev's four 9s do not beat the four Queens on the table
+    ^ B001: Dev (seat 3)'s bomb: four 9s does not beat the bomb: four Queens
+      on the table
 
 Near miss: ["3s","4s","5s","6s","7s"], a straight flush, beats the four
 Queens, however low its cards.
@@ -463,7 +470,8 @@ dog-can-be-bombed allows it; it is not the default.)
 Example:
     {"type":"play","game":"g7","seat":0,"cards":["Dog"]}
     {"type":"play","game":"g7","seat":3,"cards":["5j","5s","5p","5r"]}
-    ^ B003: Dev (seat 3) bombs the Dog; nothing may be played on the Dog
+    ^ B003: Dev (seat 3) bombs the Dog; nothing may be played on the Dog, not
+      even a bomb
 
 Near miss: Chloe, Ana's partner, now has the lead and may lead that bomb.
 """,
@@ -481,8 +489,8 @@ as recorded.
 Example (Ben holds 8s):
     {"type":"play","game":"g7","seat":0,"cards":["Mahjong"],"wish":"8"}
     {"type":"play","game":"g7","seat":1,"cards":["5r"]}
-    ^ W001: Ben (seat 1) plays a 5 while holding 8s; the single 8s beats the
-      Mahjong and the wish for 8 is open
+    ^ W001: Ben (seat 1) plays a single 5 while holding 8s; 8s beats the
+      Mahjong, and the wish for 8 is open
 
 Near miss: had Ana led ["Mahjong","2j","3s","4p","5r"] with the wish for 8,
 Ben's single 8s could not beat the straight; unless he held a higher straight
@@ -516,8 +524,8 @@ Example:
     {"type":"pass","game":"g7","seat":2}
     {"type":"pass","game":"g7","seat":3}
     {"type":"dragon_gift","game":"g7","seat":0,"to":2}
-    ^ G001: Ana gives the Dragon's trick to her partner Chloe; it must go to
-      an opponent
+    ^ G001: Ana (seat 0) gives the Dragon's trick to its partner Chloe
+      (seat 2); it must go to an opponent
 
 Near miss: "to":1 or "to":3, Ben or Dev, are Ana's opponents.
 """,
@@ -535,8 +543,8 @@ Example:
     {"type":"pass","game":"g7","seat":2}
     {"type":"pass","game":"g7","seat":3}
     {"type":"play","game":"g7","seat":0,"cards":["3j","3s"]}
-    ^ G002: Ana won the trick with the Dragon but did not give it to an
-      opponent; it goes to Ben (seat 1)
+    ^ G002: Ana (seat 0) won the trick with the Dragon but did not give it to
+      an opponent; it goes to Ben (seat 1)
 
 Near miss: a bomb by Ben, Chloe or Dev in place of Ana's pair is allowed at
 that point; the Dragon is then beaten and no gift is owed.
@@ -557,8 +565,7 @@ Example:
     {"type":"pass","game":"g7","seat":3}
     {"type":"pass","game":"g7","seat":0}
     {"type":"dragon_gift","game":"g7","seat":0,"to":1}
-    ^ G003: Ana gives a Dragon trick, but there is none to give (Ben's bomb
-      won it)
+    ^ G003: Ana (seat 0) gives a Dragon trick, but there is none to give
 
 Near miss: after a double victory, a `dragon_gift` for the last trick is
 accepted and ignored, since nothing is counted.
@@ -592,7 +599,7 @@ Example (Ana called Tichu; Ana and Chloe went out first and second):
     {"type":"play","game":"g7","seat":2,"cards":["Jr"]}
     {"type":"round_end","game":"g7","round":4,"finish_order":[0,2,1,3],"score":[200,0]}
     ^ S002: round_end records the score 200 to 0, but the round scores 300 to
-      0 (card points 200 to 0, calls +100 to +0)
+      0 (double victory 200 to 0, calls +100 to +0)
 
 Near miss: "score":[300,0] agrees with the replay: the double victory's 200
 plus Ana's Tichu.

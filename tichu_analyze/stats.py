@@ -32,7 +32,7 @@ TABLES = ("plays", "rounds", "games", "violations")
 ROUND_COLUMNS = (
     "file", "game", "round", "status", "seat", "team", "partner", "player", "call",
     "call_success", "finish_position", "first_out", "double_victory_for",
-    "double_victory_against", "card_points", "team_card_points", "team_score",
+    "double_victory_against", "card_points", "team_card_points", "team_call_points", "team_score",
     "opponent_score", "h8_strength", "hx_strength", "hx_bombs", "hx_mahjong",
     "gave_to_left", "gave_to_partner", "gave_to_right", "got_from_partner", "dragon_gifts_given",
     "dragon_gifts_received", "bombs_played", "wish_made", "wish_fulfilled",
@@ -817,6 +817,7 @@ class Overview:
     files: int
     games: int
     games_ended: int
+    """Games played to the end: a ``game_end`` was seen, or a winner is known."""
     rounds: int
     rounds_by_status: dict[str, int]
     players: int
@@ -835,8 +836,10 @@ def overview(ds: Dataset, player: str | None = None) -> Overview:
         g = pl.concat([g.filter((pl.col("seat") == 0) & pl.col("team").is_not_null()),
                        g.filter(pl.col("team").is_null()).unique(["file", "game"])])
     by_status = dict(collect(r.group_by("status").agg(pl.len())).iter_rows())
-    games = collect(g.select(
-        pl.len().alias("n"), pl.col("ended").fill_null(False).sum().alias("ended")))
+    games = collect(g.select(  # played to the end: its game_end, or a winner (a .tch log
+        # records no end; as 'games' and the datasets' `won` read it)
+        pl.len().alias("n"),
+        (pl.col("ended").fill_null(False) | pl.col("won").is_not_null()).sum().alias("ended")))
     files = collect(r.select(pl.col("file").n_unique())).item()
     return Overview(
         files=int(files),
