@@ -3,6 +3,8 @@ yields exactly its expected diagnostics.
 
 * ``spec/`` and ``spec2/`` (tests/fixtures/build_spec.py, build_spec2.py): hand-made
   logs written from rules.md and log-format.md by authors who never read the engine;
+* ``variants2/`` (build_variants2.py): the same for the variants of rules.md 9 (the
+  house rules, ``tientsin``, ``trichu``);
 * ``faults/`` (build_faults.py): whole simulated games with one injected fault each,
   judged through the end of the game: the fault's code at its line, the follow-on
   diagnostics the spec's "replay then" implies, and nothing else.
@@ -25,7 +27,8 @@ from fixture_cases import (
 )
 
 FIXTURES = Path(__file__).parent / "fixtures"
-BUILDERS = {"spec": "build_spec.py", "spec2": "build_spec2.py", "faults": "build_faults.py"}
+BUILDERS = {"spec": "build_spec.py", "spec2": "build_spec2.py",
+            "variants2": "build_variants2.py", "faults": "build_faults.py"}
 """Each folder and the script that writes it."""
 
 CASES = {folder: load_cases(FIXTURES / folder) for folder in BUILDERS}
