@@ -153,8 +153,9 @@ def test_schema_is_json() -> None:
 
 def test_simulate_is_reproducible_and_clean(tmp_path: Path) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    assert run("simulate", "-n", "2", "--seed", "5", "-o", str(a))[0] == 0
-    assert run("simulate", "-n", "2", "--seed", "5", "-o", str(b))[0] == 0
+    code, _, said = run("simulate", "-n", "2", "--seed", "5", "-o", str(a))
+    assert code == 0 and said.startswith("wrote 2 games to")
+    assert run("simulate", "-n", "2", "--seed", "5", "-o", str(b), "-q")[:3:2] == (0, "")
     assert a.read_bytes() == b.read_bytes()
     code, out, err = run("check", str(a))
     assert (code, out) == (0, ""), err

@@ -650,6 +650,9 @@ def simulate(
                                  "the number of rounds (9, a multiple of 3).",
                                  show_default=False),
     ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
+    ] = False,
 ) -> None:
     """Write simulated games played by seeded bots, as a format-1 log."""
     from .logfile import write_log
@@ -668,12 +671,13 @@ def simulate(
                 advance()
 
     try:
-        with count_bar(err.is_terminal) as bar:
+        with count_bar(err.is_terminal and not quiet) as bar:
             task = bar.add_task("simulating games", total=games)
             write_log(counted(lambda: bar.advance(task)), output)
     except OutputError as e:
         raise fail(str(e)) from None
-    err.print(f"wrote {plural(games, 'game')} to {output}", highlight=False)
+    if not quiet:
+        err.print(f"wrote {plural(games, 'game')} to {output}", highlight=False)
 
 
 @app.command()
