@@ -447,3 +447,12 @@ def test_numbers_beyond_the_decoders_range_are_a_bad_field_not_bad_json(
     found = [(d.line, d.code, d.message) for d in check_file(log)]
     assert [(line, code) for line, code, _ in found] == [(2, "L002"), (3, "L002"), (4, "L001")]
     assert "at `round`" in found[0][2] and "out of range" in found[1][2]
+
+
+def test_the_events_after_a_game_start_that_is_not_utf8_point_at_it(tmp_path: Path) -> None:
+    log = tmp_path / "latin1.jsonl"
+    log.write_bytes(b'{"type":"game_start","game":"g1","players":["An\xe9","B","C","D"]}\n'
+                    b'{"type":"round_start","game":"g1","round":1}\n')
+    first, second = check_file(log)
+    assert (first.code, first.line, first.game) == ("L001", 1, "g1")
+    assert second.code == "L005" and "its game_start at line 1 is not valid" in second.message

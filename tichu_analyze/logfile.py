@@ -14,6 +14,7 @@ import gzip
 import io
 import json
 import os
+import re
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -319,9 +320,30 @@ def _problem(n: int, raw: bytes, replay: Replay) -> bool:
                     replay.feed_wide(n, ev)
                 return True
     code, message, game, seat, kind = explain(obj if isinstance(obj, dict) else raw, wide)
+    if code == "L001" and b'"game_start"' in raw:  # (not JSON: its id, for the L005s after)
+        game = _start_id(raw)
+        if game is not None and game not in replay.games:
+            kind = "game_start"
+        else:
+            game = None
     if code:
         replay.problem(n, code, message, game, seat, kind)
     return True
+
+
+_GAME_ID = re.compile(rb'"game"\s*:\s*"([^"\\]{1,200})"')
+
+
+def _start_id(raw: bytes) -> str | None:
+    """The game id a ``game_start`` line that is not JSON seems to name (a plain string
+    in valid UTF-8), or None."""
+    m = _GAME_ID.search(raw)
+    if m is None:
+        return None
+    try:
+        return m.group(1).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _exchange_twice(n: int, raw: bytes, ev: Exchange, replay: Replay,
