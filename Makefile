@@ -74,12 +74,13 @@ browser:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 	  echo "note: Chromium could not be installed; the browser tests will be skipped"
 
-## test-compiled: the rule fixtures, property, CLI, driver, Dask and dataset tests against
+## test-compiled: the fixture folders, property, CLI, driver, Dask and dataset tests against
 ## the compiled build (the test tools are added to .venv-compiled for this)
 test-compiled: compiled
 	$(FAST)/bin/python -m pip install --quiet pytest hypothesis orjson duckdb
 	cd tests && TICHU_ANALYZE_EXPECT_COMPILED=1 ../$(FAST)/bin/python -m pytest -q -p no:cacheprovider --rootdir=.. \
-	  test_compiled_build.py test_rules_fixtures.py test_properties.py test_cli.py test_sample_logs.py \
+	  test_compiled_build.py test_rules_fixtures.py test_variant_fixtures.py test_judged_fixtures.py \
+	  test_tch_fixtures.py test_properties.py test_cli.py test_sample_logs.py \
 	  test_driver.py test_dask.py test_bsw.py test_datasets.py test_variant_datasets.py \
 	  test_layout.py
 
