@@ -315,10 +315,13 @@ class ProcessBackend:
 
     def close(self) -> None:
         if any(not f.done() for f in self._futures):
-            # the workers' processes (a private attribute: Python 3.14 has terminate_workers)
-            for pid in list(getattr(self._pool, "_processes", None) or {}):
-                with suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
+            terminate = getattr(self._pool, "terminate_workers", None)  # Python 3.14
+            if terminate is not None:
+                terminate()
+            else:  # the workers' processes, the pool's own record of them (3.11-3.13)
+                for pid in list(getattr(self._pool, "_processes", None) or {}):
+                    with suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
         self._futures = []
         self._pool.shutdown(wait=True, cancel_futures=True)
 
