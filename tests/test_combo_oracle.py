@@ -175,6 +175,8 @@ def _card(rank: int, suit: str) -> str:
 def _top_pool() -> list[tuple[tuple[str, ...], int | None]]:
     """Tops of every kind (cards, Phoenix rank), the Phoenix inside some of them."""
     tops: list[tuple[tuple[str, ...], int | None]] = [((t,), None) for t in ALL_TOKENS]
+    # the Phoenix single on the single of each rank (1 the Mahjong, 15 the Dragon)
+    tops += [(("Phoenix",), r) for r in range(1, 16)]
     for r in range(2, 15):
         w = _word(r)
         tops += [((w + "j", w + "s"), None), ((w + "p", "Phoenix"), r)]
@@ -202,6 +204,14 @@ TOPS = _top_pool()
 
 
 def _both_tops(cards: tuple[str, ...], phoenix: int | None, pb: bool) -> tuple[Combo, Play]:
+    """The top in both readings; for the Phoenix single ``phoenix`` is the rank it was played on."""
+    if cards == ("Phoenix",) and phoenix is not None:
+        under = {1: "Mahjong", 15: "Dragon"}.get(phoenix) or _card(phoenix, "j")
+        top_e = classify(mask(cards), top=classify(mask([under])))
+        top_o = oracle.classify(cards, top=oracle.classify([under]))
+        assert top_e is not None and top_o is not None
+        assert engine_sig(top_e) == oracle_sig(top_o), (cards, under)
+        return top_e, top_o
     top_e = classify(mask(cards), phoenix, phoenix_bombs=pb)
     top_o = oracle.classify(cards, phoenix, phoenix_bombs=pb)
     assert top_e is not None and top_o is not None, cards
@@ -402,3 +412,112 @@ def test_pending_legal_plays_read_like_classify(hand: str, top: str, wish: int) 
     top_e = classify(mask(top.split()))
     for combo in legal_plays(mask(hand.split()), top_e, True):
         assert combo == classify(combo.cards, combo.phoenix, phoenix_bombs=True), combo
+
+
+# --- long combinations, and near misses ----------------------------------------------
+
+
+@st.composite
+def long_sets(draw: st.DrawFn) -> list[str]:
+    """Straights (from the Mahjong up), stairs, straight flushes up to 14 cards; the
+    Phoenix in place of one card, and sometimes one card added or removed."""
+    shape = draw(st.sampled_from(["straight", "stairs", "flush"]))
+    suit = draw(st.sampled_from("jspr"))
+    if shape == "stairs":
+        low = draw(st.integers(2, 13))
+        k = draw(st.integers(2, min(7, 15 - low)))
+        cards = []
+        for r in range(low, low + k):
+            cards += [_word(r) + s for s in draw(st.permutations("jspr"))[:2]]
+    else:
+        low = draw(st.integers(1 if shape == "straight" else 2, 10))
+        n = draw(st.integers(5, min(14, 15 - low)))
+        suits = (
+            [suit] * n if shape == "flush" else [draw(st.sampled_from("jspr")) for _ in range(n)]
+        )
+        cards = [_card(low + i, suits[i]) for i in range(n)]
+    if draw(st.booleans()):
+        cards[draw(st.integers(0, len(cards) - 1))] = "Phoenix"
+    change = draw(st.sampled_from(["none", "add", "remove"]))
+    if change == "add":
+        extra = draw(st.sampled_from([t for t in ALL_TOKENS if t not in cards]))
+        cards.append(extra)
+    elif change == "remove" and len(cards) > 5:
+        cards.pop(draw(st.integers(0, len(cards) - 1)))
+    return cards
+
+
+@given(long_sets(), st.booleans())
+@settings(max_examples=400, deadline=None)
+def test_random_long_combinations(cards: list[str], phoenix_bombs: bool) -> None:
+    check_classify(tuple(cards), phoenix_bombs)
+
+
+def test_singles_on_a_phoenix_single() -> None:
+    """The Phoenix played on each single, then each single played on that Phoenix (5.3)."""
+    for under in ALL_TOKENS:
+        if under in ("Phoenix", "Dog"):
+            continue
+        phoenix_o = oracle.classify(["Phoenix"], top=oracle.classify([under]))
+        phoenix_e = classify(mask(["Phoenix"]), top=classify(mask([under])))
+        assert phoenix_o is not None and phoenix_e is not None
+        for t in ALL_TOKENS:
+            if t not in ("Phoenix", under):
+                single_o, single_e = oracle.classify([t]), classify(mask([t]))
+                assert single_o is not None and single_e is not None
+                assert beats(single_e, phoenix_e) == oracle.beats(single_o, phoenix_o), (t, under)
+
+
+# --- the oracle's own reading, sentence by sentence of rules.md ------------------------
+
+# (hand, top or None to lead, wish, phoenix_bombs, bound?) with the sentence it reads.
+SPEC_WISH_CASES = [
+    ("8s Phoenix 2j", "7j 7s", 8, False, True),  # 8: "the pair 8s+Phoenix beats the pair of 7s"
+    ("8s 8j 8p Phoenix", "Aj", 8, True, True),  # docs 9.1: 8 8 8 + Phoenix on an Ace
+    ("8s 8j 8p Phoenix", "Aj", 8, False, False),  # 3: never inside a bomb
+    ("Phoenix 2j 3j", "7j", 8, False, False),  # 6.3: the Phoenix alone never binds
+    ("8s 9s", None, 8, False, True),  # 6.2: the single card always qualifies
+    ("8s Kj", "Dragon", 8, False, False),  # 5.4: beaten only by a bomb
+    ("8s 8j 8p 8r", "Dragon", 8, False, True),  # 6.2: or a bomb containing that rank
+    ("8s 8j 8p 8r", "Dog", 8, False, False),  # 5.2: nothing on the Dog, not even a bomb
+    ("8s 8j 8p 8r", "2r 3r 4r 5r 6r", 8, False, False),  # 4.2: a straight flush beats a four
+    ("5s 6s 7s 8s 9s", "9r 10r Jr Qr Kr Ar", 8, False, False),  # 4.2: a longer one wins
+    ("5s 6s 7s 8s 9s 10s", "9r 10r Jr Qr Kr", 8, False, True),  # 4.2: the longer one
+    ("9j 9s", "8j 8s 8p 2j 2s", 9, False, False),  # 4.1: same type and number of cards
+    ("2s 3j 4j 5j 6j", "Mahjong 2j 3s 4s 5s", 2, False, True),  # the Mahjong as 1
+    ("Mahjong 2s 3j 4j 5j 9s", "2j 3s 4s 5s 6p", 2, False, False),
+    ("Jj", "Phoenix", 11, False, True),  # the Phoenix led is 1.5
+]
+
+
+@pytest.mark.parametrize(("hand", "top", "wish", "pb", "bound"), SPEC_WISH_CASES)
+def test_spec_sentences_on_the_wish(
+    hand: str, top: str | None, wish: int, pb: bool, bound: bool
+) -> None:
+    top_o = None if top is None else oracle.classify(top.split(), phoenix_bombs=pb)
+    assert top is None or top_o is not None
+    assert oracle.can_fulfil_wish(hand.split(), wish, top_o, pb) is bound
+    top_e = None if top is None else classify(mask(top.split()), phoenix_bombs=pb)
+    assert (can_play_rank(mask(hand.split()), wish, top_e, pb) is not None) is bound
+
+
+SPEC_CLASSIFY_CASES = [
+    ("Mahjong 2s 3j 4j 5j", (oracle.STRAIGHT, 5, 5, None)),  # may start at the Mahjong
+    ("Mahjong 2s 3j 4j Phoenix", (oracle.STRAIGHT, 5, 5, 5)),  # never the Mahjong's 1
+    ("Js Qs Ks As Phoenix", (oracle.STRAIGHT, 14, 5, 10)),  # never above A
+    ("7j 7s 8j Phoenix", (oracle.STAIRS, 8, 4, 8)),  # stairs: highest pair
+    ("7j 7s 7p Phoenix", None),  # never inside a bomb
+    ("7j 7s Phoenix Dragon", None),  # never with the Dog or Dragon
+    ("2j 2s 3j 3s", (oracle.STAIRS, 3, 4, None)),
+    ("3s 4s 5s 6s 7s", (oracle.STRAIGHT_FLUSH, 7, 5, None)),
+    ("3s 4s 5s 6s Phoenix", (oracle.STRAIGHT, 7, 5, 7)),  # no Phoenix in a straight flush
+    ("Mahjong 2s 3s 4s 5s", (oracle.STRAIGHT, 5, 5, None)),  # no Mahjong in one either
+    ("Kj Ks Kp 2j 2s", (oracle.FULL_HOUSE, 13, 5, None)),  # the triple's rank
+    ("Dog Dragon", None),
+]
+
+
+@pytest.mark.parametrize(("cards", "expected"), SPEC_CLASSIFY_CASES)
+def test_spec_sentences_on_combinations(cards: str, expected: Sig | None) -> None:
+    assert oracle_sig(oracle.classify(cards.split())) == expected
+    assert engine_sig(classify(mask(cards.split()))) == expected
