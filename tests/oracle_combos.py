@@ -156,6 +156,10 @@ def classify(
     return max(options, key=strength)
 
 
+def _is_dragon(play: Play) -> bool:
+    return play.kind == SINGLE and play.rank == 15 and not play.phoenix_single
+
+
 def beats(play: Play, top: Play) -> bool:
     """Whether ``play`` may be played on ``top`` (section 4; 5.2 the Dog; 5.3/5.4)."""
     dog_top = top.kind == SINGLE and top.rank == 0
@@ -172,6 +176,8 @@ def beats(play: Play, top: Play) -> bool:
         return False
     if play.phoenix_single and top.rank == 15:
         return False  # never the Dragon
+    if _is_dragon(play):
+        return not _is_dragon(top)  # 5.4: beats every single (even a Phoenix put on it)
     return play.rank > top.rank
 
 

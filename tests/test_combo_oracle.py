@@ -273,19 +273,23 @@ def test_random_wish_cases(case: tuple[list[str], int, int | None, bool]) -> Non
     check_wish(*case)
 
 
-def _plays_by_engine(hand: list[str], top: Combo | None, pb: bool) -> tuple[set[Sig], set[Mask]]:
+def _plays_by_engine(
+    hand: list[str], top: Combo | None, pb: bool
+) -> tuple[set[Sig], set[Mask], set[Sig]]:
+    """Non-bomb signatures, bomb card sets, and the signatures of pending straights."""
     non_bombs: set[Sig] = set()
     bomb_sets: set[Mask] = set()
+    pending: set[Sig] = set()
     for combo in legal_plays(mask(hand), top, pb):
         sig = engine_sig(combo)
         assert sig is not None
         if combo.is_bomb:
             bomb_sets.add(combo.cards)
         elif _phoenix_flush_as_straight(combo, pb):
-            continue  # pending, see PENDING
+            pending.add(sig[:3] + (None,))  # see PENDING_PHOENIX_FLUSH
         else:
             non_bombs.add(sig[:3] + (None,))
-    return non_bombs, bomb_sets
+    return non_bombs, bomb_sets, pending
 
 
 def _phoenix_for_a_held_card(cards: tuple[str, ...], play: Play, hand: list[str]) -> bool:
@@ -316,6 +320,18 @@ def _plays_by_oracle(hand: list[str], top: Play | None, pb: bool) -> tuple[set[S
     return non_bombs, bomb_sets
 
 
+def check_legal_plays(hand: list[str], top_e: Combo | None, top_o: Play | None, pb: bool) -> None:
+    """legal_plays lists what the oracle finds: every non-bomb (kind, rank, length), every bomb.
+
+    A straight the engine offers with the Phoenix and one-suit cards under phoenix-in-bombs
+    is pending (PENDING_PHOENIX_FLUSH): its signature is left out on both sides.
+    """
+    non_bombs, bombs, pending = _plays_by_engine(hand, top_e, pb)
+    expected_non_bombs, expected_bombs = _plays_by_oracle(hand, top_o, pb)
+    assert non_bombs | pending == expected_non_bombs | pending, (hand, top_o)
+    assert bombs == expected_bombs, (hand, top_o)
+
+
 @given(wish_cases(max_hand=9))
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_legal_plays_and_bombs_of_small_hands(
@@ -326,7 +342,7 @@ def test_legal_plays_and_bombs_of_small_hands(
     top_o: Play | None = None
     if top_index is not None:
         top_e, top_o = _both_tops(*TOPS[top_index], pb)
-    assert _plays_by_engine(hand, top_e, pb) == _plays_by_oracle(hand, top_o, pb), (hand, top_o)
+    check_legal_plays(hand, top_e, top_o, pb)
     all_bombs = {
         mask(c)
         for c, p in oracle.all_plays(hand, None, pb)
@@ -364,7 +380,7 @@ def test_wish_on_every_top_with_hands_built_around_the_rank() -> None:
     outcomes = {True: 0, False: 0}
     for top_index, (top_cards, _) in enumerate(TOPS):
         rest = [t for t in ALL_TOKENS if t not in top_cards]
-        for _ in range(3):
+        for _ in range(6):
             wish = rng.randint(2, 14)
             hand = _rich_hand(rng, rest, wish)
             pb = rng.random() < 0.5
@@ -377,10 +393,13 @@ def test_legal_plays_on_every_top_with_hands_built_around_a_rank() -> None:
     rng = random.Random(99)
     for top_cards, phoenix in TOPS:
         rest = [t for t in ALL_TOKENS if t not in top_cards]
-        pb = rng.random() < 0.5
-        hand = _rich_hand(rng, rest, rng.randint(2, 14))[:9]
-        top_e, top_o = _both_tops(top_cards, phoenix, pb)
-        assert _plays_by_engine(hand, top_e, pb) == _plays_by_oracle(hand, top_o, pb), (hand, top_o)
+        for _ in range(4):
+            pb = rng.random() < 0.5
+            hand = _rich_hand(rng, rest, rng.randint(2, 14))[:9]
+            if rng.random() < 0.3:  # the special cards, for the singles
+                hand = sorted(set(hand[:5]) | ({"Dog", "Phoenix", "Dragon", "Mahjong"} & set(rest)))
+            top_e, top_o = _both_tops(top_cards, phoenix, pb)
+            check_legal_plays(hand, top_e, top_o, pb)
 
 
 # --- pending: the spec supports the oracle; the lead settles -----------------------
@@ -394,6 +413,9 @@ def test_legal_plays_on_every_top_with_hands_built_around_a_rank() -> None:
 PENDING_PHOENIX_FLUSH = [
     ("8p 9p 10p Jp Phoenix 2r", "2j 3s 4p 5s 6j", 9),
     ("3s 4s 5s 7s Phoenix Kj", "2j 3j 4p 5p 6j", 5),
+    # 8p 9r 10p Phoenix Qp Kp Ap is a plain straight (9r breaks the suit); the
+    # engine offers 8p 9p ... (a flush) as the straight and so misses this one.
+    ("8p 9p 9r 10p Qp Kp Ap Phoenix", "5j 6s 7p 8s 9j 10s Jp", 9),
 ]
 
 
@@ -412,6 +434,18 @@ def test_pending_legal_plays_read_like_classify(hand: str, top: str, wish: int) 
     top_e = classify(mask(top.split()))
     for combo in legal_plays(mask(hand.split()), top_e, True):
         assert combo == classify(combo.cards, combo.phoenix, phoenix_bombs=True), combo
+
+
+@pytest.mark.xfail(strict=True, reason="pending: phoenix-in-bombs flush offered as a straight")
+def test_pending_plain_straight_beside_a_phoenix_flush_is_offered() -> None:
+    hand, top, _ = PENDING_PHOENIX_FLUSH[2]
+    top_e = classify(mask(top.split()))
+    plain = classify(mask(["8p", "9r", "10p", "Qp", "Kp", "Ap", "Phoenix"]), 11, phoenix_bombs=True)
+    assert plain is not None and plain.kind == Kind.STRAIGHT and top_e is not None
+    assert beats(plain, top_e)
+    offered = legal_plays(mask(hand.split()), top_e, True)
+    straights = [c for c in offered if c == classify(c.cards, c.phoenix, phoenix_bombs=True)]
+    assert any(c.kind == Kind.STRAIGHT and c.rank == 14 for c in straights)
 
 
 # --- long combinations, and near misses ----------------------------------------------
