@@ -98,6 +98,8 @@ LONG_DECKS = [
     (deck("10 J Q K A", "jr", ("Phoenix", "Dragon", "Dog")), range(5, 8)),
     # full houses, fours with a fifth card, the Phoenix in full houses
     (deck("2 3 A", specials=("Phoenix",)), range(5, 7)),
+    # stairs of three pairs from four suits, with the Phoenix
+    (deck("5 6 7", specials=("Phoenix",)), range(5, 7)),
 ]
 
 
