@@ -5,9 +5,9 @@ without reading ``tichu_analyze/combos.py``. Here both answer the same questions
 exhaustively on small decks, and with Hypothesis on random sets, hands, tops
 and wishes. The two meet only through the public API (card tokens -> masks).
 
-Cases where the spec supports the oracle against the engine are kept in
-``PENDING`` (strict xfail) and out of the random comparison until the lead
-settles them.
+Where the two disagreed and the spec supported the oracle, the engine was changed (a
+Phoenix straight of one suit under phoenix-in-bombs, ``PHOENIX_FLUSH``); a new
+disagreement would be kept here as a strict xfail until settled.
 """
 
 from __future__ import annotations
@@ -237,19 +237,6 @@ def wish_cases(draw: st.DrawFn, max_hand: int = 14) -> tuple[list[str], int, int
     return hand, wish, top_index, phoenix_bombs
 
 
-def _phoenix_flush_as_straight(combo: Combo, pb: bool) -> bool:
-    """A straight of the Phoenix and one-suit cards offered as a non-bomb under phoenix-in-bombs."""
-    cards = tokens(combo.cards)
-    suits = {oracle.suit_of(t) for t in cards if t != "Phoenix"}
-    return (
-        pb
-        and combo.kind == Kind.STRAIGHT
-        and "Phoenix" in cards
-        and len(suits) == 1
-        and None not in suits
-    )
-
-
 def check_wish(hand: list[str], wish: int, top_index: int | None, pb: bool) -> bool:
     """Engine and oracle agree whether the wish binds; returns the answer."""
     top_e: Combo | None = None
@@ -263,8 +250,7 @@ def check_wish(hand: list[str], wish: int, top_index: int | None, pb: bool) -> b
         cards = tokens(got.cards)
         assert set(cards) <= set(hand) and any(oracle.rank_of(t) == wish for t in cards)
         play = oracle.classify(cards, got.phoenix, top_o, pb)
-        if not _phoenix_flush_as_straight(got, pb):  # pending, see PENDING
-            assert oracle_sig(play) == engine_sig(got), cards
+        assert oracle_sig(play) == engine_sig(got), cards
         assert play is not None and (top_o is None or oracle.beats(play, top_o)), cards
     return expected
 
@@ -275,23 +261,18 @@ def test_random_wish_cases(case: tuple[list[str], int, int | None, bool]) -> Non
     check_wish(*case)
 
 
-def _plays_by_engine(
-    hand: list[str], top: Combo | None, pb: bool
-) -> tuple[set[Sig], set[Mask], set[Sig]]:
-    """Non-bomb signatures, bomb card sets, and the signatures of pending straights."""
+def _plays_by_engine(hand: list[str], top: Combo | None, pb: bool) -> tuple[set[Sig], set[Mask]]:
+    """Non-bomb signatures and bomb card sets."""
     non_bombs: set[Sig] = set()
     bomb_sets: set[Mask] = set()
-    pending: set[Sig] = set()
     for combo in legal_plays(mask(hand), top, pb):
         sig = engine_sig(combo)
         assert sig is not None
         if combo.is_bomb:
             bomb_sets.add(combo.cards)
-        elif _phoenix_flush_as_straight(combo, pb):
-            pending.add(sig[:3] + (None,))  # see PENDING_PHOENIX_FLUSH
         else:
             non_bombs.add(sig[:3] + (None,))
-    return non_bombs, bomb_sets, pending
+    return non_bombs, bomb_sets
 
 
 def _phoenix_for_a_held_card(cards: tuple[str, ...], play: Play, hand: list[str]) -> bool:
@@ -323,14 +304,10 @@ def _plays_by_oracle(hand: list[str], top: Play | None, pb: bool) -> tuple[set[S
 
 
 def check_legal_plays(hand: list[str], top_e: Combo | None, top_o: Play | None, pb: bool) -> None:
-    """legal_plays lists what the oracle finds: every non-bomb (kind, rank, length), every bomb.
-
-    A straight the engine offers with the Phoenix and one-suit cards under phoenix-in-bombs
-    is pending (PENDING_PHOENIX_FLUSH): its signature is left out on both sides.
-    """
-    non_bombs, bombs, pending = _plays_by_engine(hand, top_e, pb)
+    """legal_plays lists what the oracle finds: every non-bomb (kind, rank, length), every bomb."""
+    non_bombs, bombs = _plays_by_engine(hand, top_e, pb)
     expected_non_bombs, expected_bombs = _plays_by_oracle(hand, top_o, pb)
-    assert non_bombs | pending == expected_non_bombs | pending, (hand, top_o)
+    assert non_bombs == expected_non_bombs, (hand, top_o)
     assert bombs == expected_bombs, (hand, top_o)
 
 
@@ -404,15 +381,14 @@ def test_legal_plays_on_every_top_with_hands_built_around_a_rank() -> None:
             check_legal_plays(hand, top_e, top_o, pb)
 
 
-# --- pending: the spec supports the oracle; the lead settles -----------------------
+# --- a Phoenix straight of one suit under phoenix-in-bombs ------------------------------
 
-# (hand, top, description) under phoenix-in-bombs. rules.md 9.1: a bomb the Phoenix
-# completes "is a bomb in every rule that speaks of bombs"; docs/rules.md: "a Phoenix
-# straight whose real cards share a suit is a bomb", and ``classify`` reads these
-# cards so. The searches still offer them as a plain straight (a non-bomb), so the
-# wish's witness (used in W001 messages) and ``legal_plays`` name a straight that
-# ``classify`` would call a straight flush. The yes/no answer of the wish is the same.
-PENDING_PHOENIX_FLUSH = [
+# (hand, top, wish) under phoenix-in-bombs. rules.md 9.1: a bomb the Phoenix completes
+# "is a bomb in every rule that speaks of bombs"; docs/rules.md: "a Phoenix straight
+# whose real cards share a suit is a bomb", and ``classify`` reads these cards so. The
+# searches offered them as a plain straight (found by this oracle; settled): the wish's
+# witness (named in W001 messages) and ``legal_plays`` now read them as ``classify`` does.
+PHOENIX_FLUSH = [
     ("8p 9p 10p Jp Phoenix 2r", "2j 3s 4p 5s 6j", 9),
     ("3s 4s 5s 7s Phoenix Kj", "2j 3j 4p 5p 6j", 5),
     # 8p 9r 10p Phoenix Qp Kp Ap is a plain straight (9r breaks the suit); the
@@ -421,26 +397,23 @@ PENDING_PHOENIX_FLUSH = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="pending: phoenix-in-bombs flush offered as a straight")
-@pytest.mark.parametrize(("hand", "top", "wish"), PENDING_PHOENIX_FLUSH)
-def test_pending_wish_witness_is_the_bomb_classify_reads(hand: str, top: str, wish: int) -> None:
+@pytest.mark.parametrize(("hand", "top", "wish"), PHOENIX_FLUSH)
+def test_wish_witness_is_what_classify_reads(hand: str, top: str, wish: int) -> None:
     top_e = classify(mask(top.split()))
     got = can_play_rank(mask(hand.split()), wish, top_e, True)
     assert got is not None
     assert got == classify(got.cards, got.phoenix, phoenix_bombs=True)
 
 
-@pytest.mark.xfail(strict=True, reason="pending: phoenix-in-bombs flush offered as a straight")
-@pytest.mark.parametrize(("hand", "top", "wish"), PENDING_PHOENIX_FLUSH)
-def test_pending_legal_plays_read_like_classify(hand: str, top: str, wish: int) -> None:
+@pytest.mark.parametrize(("hand", "top", "wish"), PHOENIX_FLUSH)
+def test_legal_plays_read_like_classify(hand: str, top: str, wish: int) -> None:
     top_e = classify(mask(top.split()))
     for combo in legal_plays(mask(hand.split()), top_e, True):
         assert combo == classify(combo.cards, combo.phoenix, phoenix_bombs=True), combo
 
 
-@pytest.mark.xfail(strict=True, reason="pending: phoenix-in-bombs flush offered as a straight")
-def test_pending_plain_straight_beside_a_phoenix_flush_is_offered() -> None:
-    hand, top, _ = PENDING_PHOENIX_FLUSH[2]
+def test_plain_straight_beside_a_phoenix_flush_is_offered() -> None:
+    hand, top, _ = PHOENIX_FLUSH[2]
     top_e = classify(mask(top.split()))
     plain = classify(mask(["8p", "9r", "10p", "Qp", "Kp", "Ap", "Phoenix"]), 11, phoenix_bombs=True)
     assert plain is not None and plain.kind == Kind.STRAIGHT and top_e is not None

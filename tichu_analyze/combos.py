@@ -428,14 +428,18 @@ def _full_houses(h: _Hand, above: float) -> Iterator[Combo]:
                 yield Combo(Kind.FULL_HOUSE, t, 5, both, q)
 
 
-def _straights(h: _Hand, length: int, above: float, keep: int = 0) -> Iterator[Combo]:
+def _straights(h: _Hand, length: int, above: float, keep: int = 0,
+               phoenix_bombs: bool = False) -> Iterator[Combo]:
     """Non-bomb straights of ``length`` above ``above``, one per (window, Phoenix rank).
 
     A window the hand holds entirely is played without the Phoenix, choosing
     suits that are not all one (else it is a straight flush, listed with the
     bombs); if every choice is a flush and the hand holds the Phoenix, the
     Phoenix replaces the highest card other than rank ``keep``. A window
-    missing one rank (not the Mahjong's 1) is completed by the Phoenix.
+    missing one rank (not the Mahjong's 1) is completed by the Phoenix. Under
+    ``phoenix_bombs`` (rules.md 9.1) a Phoenix straight whose real cards share a
+    suit is a straight flush: other suits are chosen where the hand has them, else
+    the window gives no straight (the bomb is listed with the bombs).
     """
     cards = h.cards
     for high in range(_first_above(above, length), ACE + 1):
@@ -450,7 +454,7 @@ def _straights(h: _Hand, length: int, above: float, keep: int = 0) -> Iterator[C
                 chosen = _break_flush(cards, chosen, low, high)
             if chosen:
                 yield Combo(Kind.STRAIGHT, high, length, chosen)
-            elif h.phoenix:
+            elif h.phoenix and not phoenix_bombs:  # (with the house rule: a bomb)
                 p = high if high != keep else high - 1
                 chosen = 0
                 for r in range(low, high + 1):
@@ -459,11 +463,15 @@ def _straights(h: _Hand, length: int, above: float, keep: int = 0) -> Iterator[C
                 yield Combo(Kind.STRAIGHT, high, length, chosen | _PHOENIX_BIT, p)
         elif h.phoenix and missing & (missing - 1) == 0 and missing != 1 << MAHJONG_RANK:
             p = missing.bit_length() - 1
-            chosen = _PHOENIX_BIT
+            chosen = 0
             for r in range(low, high + 1):
                 if r != p:
                     chosen |= _take(cards, r, 1)
-            yield Combo(Kind.STRAIGHT, high, length, chosen, p)
+            if phoenix_bombs and low >= 2 and any(not chosen & ~suit for suit in SUIT_MASK):
+                chosen = _break_flush(cards, chosen, low, high)
+                if not chosen:
+                    continue  # only the straight flush the Phoenix completes
+            yield Combo(Kind.STRAIGHT, high, length, chosen | _PHOENIX_BIT, p)
 
 
 def _break_flush(hand: Mask, chosen: Mask, low: int, high: int) -> Mask:
@@ -573,7 +581,8 @@ def _add_flushes(out: list[Combo], suit: int, low: int, high: int) -> None:
                 out.append(Combo(Kind.STRAIGHT_FLUSH, end, end - start + 1, chosen))
 
 
-def _same_kind(h: _Hand, top: Combo, keep: int = 0) -> Iterator[Combo]:
+def _same_kind(h: _Hand, top: Combo, keep: int = 0,
+               phoenix_bombs: bool = False) -> Iterator[Combo]:
     """Non-bombs of ``top``'s kind and length from the hand that rank above it."""
     kind = top.kind
     if kind == Kind.SINGLE:
@@ -585,7 +594,7 @@ def _same_kind(h: _Hand, top: Combo, keep: int = 0) -> Iterator[Combo]:
     elif kind == Kind.FULL_HOUSE:
         yield from _full_houses(h, top.rank)
     elif kind == Kind.STRAIGHT:
-        yield from _straights(h, top.length, top.rank, keep)
+        yield from _straights(h, top.length, top.rank, keep, phoenix_bombs)
     elif kind == Kind.STAIRS:
         yield from _stairs(h, top.length, top.rank)
 
@@ -617,7 +626,7 @@ def can_play_rank(hand: Mask, rank: int, top: Combo | None,
         return None
     if not top.is_bomb:
         with_phoenix = None
-        for combo in _same_kind(_profile(hand), top, keep=rank):
+        for combo in _same_kind(_profile(hand), top, rank, phoenix_bombs):
             if combo.cards & own:
                 if combo.cards & _PHOENIX_BIT == 0:
                     return combo
@@ -637,10 +646,11 @@ def legal_plays(hand: Mask, top: Combo | None, phoenix_bombs: bool = False) -> l
     per (kind, rank, length, Phoenix rank) with one choice of suits (the lowest card
     ids), full houses also per pair rank; the Phoenix completes straights and stairs
     only where the hand lacks a card (and replaces a card of a straight whose every
-    choice of suits is a flush), while pairs, triples and full houses are also offered
-    with the Phoenix beside real ones. Every bomb is listed with its actual cards (under
-    ``phoenix_bombs`` those the Phoenix completes too). The Dog, Mahjong, Phoenix and
-    Dragon singles are included where legal. Empty on the Dog.
+    choice of suits is a flush; under ``phoenix_bombs`` neither where the real cards
+    would all share a suit: that is a straight flush), while pairs, triples and full
+    houses are also offered with the Phoenix beside real ones. Every bomb is listed with
+    its actual cards (under ``phoenix_bombs`` those the Phoenix completes too). The Dog,
+    Mahjong, Phoenix and Dragon singles are included where legal. Empty on the Dog.
     """
     if top is not None and _is_dog(top):
         return []
@@ -648,7 +658,7 @@ def legal_plays(hand: Mask, top: Combo | None, phoenix_bombs: bool = False) -> l
         return [b for b in bombs_in(hand, phoenix_bombs) if beats(b, top)]
     h = _profile(hand)
     if top is not None:
-        return [*_same_kind(h, top), *bombs_in(hand, phoenix_bombs)]
+        return [*_same_kind(h, top, 0, phoenix_bombs), *bombs_in(hand, phoenix_bombs)]
     plays = list(_singles(h, None))
     if hand & _DOG_BIT:
         plays.append(Combo(Kind.SINGLE, DOG_RANK, 1, _DOG_BIT))
@@ -659,6 +669,6 @@ def legal_plays(hand: Mask, top: Combo | None, phoenix_bombs: bool = False) -> l
     for length in range(4, min(n, 2 * (ACE - 1)) + 1, 2):
         plays += _stairs(h, length, 0)
     for length in range(_MIN_STRAIGHT, min(n, ACE) + 1):
-        plays += _straights(h, length, 0)
+        plays += _straights(h, length, 0, 0, phoenix_bombs)
     plays += bombs_in(hand, phoenix_bombs)
     return plays
