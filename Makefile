@@ -80,7 +80,7 @@ test-compiled: compiled
 	$(FAST)/bin/python -m pip install --quiet pytest hypothesis orjson duckdb
 	cd tests && TICHU_ANALYZE_EXPECT_COMPILED=1 ../$(FAST)/bin/python -m pytest -q -p no:cacheprovider --rootdir=.. \
 	  test_compiled_build.py test_rules_fixtures.py test_variant_fixtures.py test_judged_fixtures.py \
-	  test_tch_fixtures.py test_properties.py test_cli.py test_sample_logs.py \
+	  test_tch_fixtures.py test_combo_oracle.py test_properties.py test_cli.py test_sample_logs.py \
 	  test_driver.py test_dask.py test_bsw.py test_datasets.py test_variant_datasets.py \
 	  test_layout.py
 
