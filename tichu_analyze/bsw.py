@@ -253,10 +253,25 @@ class TchLines:
         encoding = _encoding(head, final)
         cut = head.rfind(b"\n") + 1
         pending = head[cut:]  # the last line, maybe cut by the prefix's end
-        if cut:  # the whole lines of the prefix, decoded at once
-            lines = head[: cut - 1].replace(b"\r\n", b"\n").decode(encoding).split("\n")
-            self.count = len(lines)
-            yield from lines
+        # the whole lines of the prefix, decoded at once
+        lines = head[: cut - 1].replace(b"\r\n", b"\n").decode(encoding).split("\n") \
+            if cut else []
+        self.count = len(lines)
+        if final:
+            more = f.read(1)  # (a stream may return less than asked before its end)
+            if not more:  # the whole file (every game of the archive): no generator
+                if pending:
+                    lines.append(_decode_line(pending, encoding))
+                    self.count += 1
+                return iter(lines)
+            pending += more
+        return self._rest(lines, pending, encoding)
+
+    def _rest(self, lines: list[str], pending: bytes, encoding: str) -> Iterator[str | None]:
+        """The lines of a file longer than the prefix: ``lines`` (the prefix's), then the
+        rest read line by line, ``pending`` (the prefix's unfinished line) first."""
+        yield from lines
+        f = self.file
         while True:
             line = f.readline(MAX_LINE + 1 - len(pending))
             if pending:
@@ -336,7 +351,7 @@ class _RoundText:
 def _cards(tokens: list[str]) -> list[str] | str:
     """BSW card tokens -> format-1 tokens, or an error message."""
     try:
-        return list(map(CARD_OF_TCH.__getitem__, tokens))
+        return [CARD_OF_TCH[t] for t in tokens]
     except KeyError as e:
         return f"{e.args[0]!r} is not a card"
 
@@ -626,7 +641,7 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
     moves: dict[str | None, _What] | None = None
     known: dict[str | None, _What] = {}
     names: list[str] = []
-    add = _NO_MOVES.append
+    played = _NO_MOVES  # ``rt.play`` while ``moves``
     count = 0  # while ``moves``: the round's lines read (``rt.lines``, kept here)
     for no, raw in enumerate(lines, 1):
         if moves is not None:
@@ -638,7 +653,7 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
                     moves[raw] = move
             if move is not None and count < MAX_ROUND_LINES:
                 count += 1
-                add((no, move))
+                played.append((no, move))
                 continue
             assert rt is not None
             rt.lines = count
@@ -689,7 +704,7 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
             if rt.names != names:
                 names, known = list(rt.names), {}
             moves = known
-            add = rt.play.append
+            played = rt.play
         if moves is not None:
             if rt.section == "play":
                 count = rt.lines
@@ -878,6 +893,8 @@ _PLAY = Phase.PLAY
 _DRAGON_BIT = BIT[DRAGON]
 _BOMB = Kind.FOUR_OF_A_KIND
 """The lowest kind of bomb."""
+_PLAIN_NOT = _PHOENIX_BIT | _MAHJONG_BIT
+"""The cards whose plays :meth:`_Converter.play` looks at closer (a reading, a wish)."""
 _AMBIGUOUS = (Kind.FULL_HOUSE, Kind.STRAIGHT)
 """The kinds a Phoenix may stand in for either of two ranks."""
 
@@ -932,7 +949,6 @@ class _Converter:
                  players: list[str] | None, held: list[Diagnostic],
                  flips: frozenset[int] = frozenset(), mark: _Mark | None = None) -> None:
         self.engine = engine
-        self.feed = engine.feed
         self.held = held
         self.mark = mark  # None on the first reading: made once its round_start is fed
         self.game = game
@@ -960,7 +976,7 @@ class _Converter:
 
     def emit(self, line: int, ev: Event) -> None:
         self.out.append((line, ev))
-        self.feed(line, ev)
+        self.engine.feed(line, ev)
 
     def run(self) -> list[tuple[int, Event | Unreadable]]:
         rt = self.rt
@@ -989,22 +1005,45 @@ class _Converter:
     def follow_play(self) -> None:
         """The Rundenverlauf, line by line (passes in turn, the most frequent, inline)."""
         rnd = self.rnd
-        out, feed = self.out, self.feed
+        out = self.out
         passes = [Pass(game=self.game, seat=s) for s in range(4)]  # (frozen: shared)
+        # the game whose round ``rnd`` is: plays and passes in its play are fed the short way
+        game = self.mark.game if self.mark is not None else None
+        engine = self.engine  # (its methods called on it: native calls when compiled)
         for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
                 if rnd is None or self.raw:
                     self.emit(line, passes[seat])
                 elif (seat == rnd.turn and rnd.top is not None and not rnd.closing
-                      and rnd.phase is _PLAY and rnd.hands[seat]):
+                      and rnd.phase is _PLAY and rnd.hands[seat] and game is not None):
                     ev = passes[seat]
                     out.append((line, ev))
-                    feed(line, ev)
+                    engine.feed_move(line, game, rnd, ev)
                 # else the winner collecting its trick, or a pass by a seat not on turn:
                 # dropped
             elif kind == "play":
-                self.index = i
-                self.play(line, seat, data[0], data[1])
+                tokens, mask = data
+                if (rnd is not None and game is not None and not self.raw and mask is not None
+                        and not mask & _PLAIN_NOT and self.top_phoenix is None
+                        and seat == rnd.turn and not rnd.closing and rnd.phase is _PLAY
+                        and (hand := rnd.hands[seat]) and not mask & ~hand
+                        and ((top_seat := rnd.top_seat) != seat and rnd.hands[top_seat]
+                             or rnd.top is None)
+                        and (combo := CLASSIFIED.get(mask)) is not None
+                        and combo.kind < _BOMB):
+                    # the most frequent play: in turn, no bomb, Phoenix or Mahjong, no pass
+                    # or gift missing before it (what :meth:`play` does, without its cases)
+                    played = Play(game=self.game, seat=seat, cards=list(tokens))
+                    if self.first_play[seat] is None:
+                        self.first_play[seat] = played
+                        self.first_index[seat] = i
+                    self.plays[seat] += 1
+                    self.last_play = played
+                    out.append((line, played))
+                    engine.feed_move(line, game, rnd, played)
+                else:
+                    self.index = i
+                    self.play(line, seat, tokens, mask)
             else:
                 self.index = i
                 self.other(kind, line, seat, data)
@@ -1155,7 +1194,7 @@ class _Converter:
         self.plays[seat] += 1
         self.last_play = ev
         self.out.append((line, ev))
-        self.feed(line, ev)
+        self.engine.feed(line, ev)
 
     def missing_passes(self, seat: int, mask: Mask, combo: Combo | None,
                        bomb: bool) -> list[int]:

@@ -248,6 +248,22 @@ class Replay:
         if trace:
             self._end_step(outcome)
 
+    def feed_move(self, line: int, game: GameState, rnd: RoundState, ev: Play | Pass) -> None:
+        """:meth:`feed` for a play or a pass of ``game``'s round ``rnd`` (its current
+        round) while it is in play and no Dragon trick awaits its gift, when nothing is
+        traced: the same checks and changes, without finding the game and the phase
+        again. For a reader that follows the state it feeds (the ``.tch`` reader) and
+        knows all that; :meth:`feed` otherwise."""
+        if self._trace:
+            self.feed(line, ev)
+            return
+        self._line = line
+        self._game = game
+        if type(ev) is Pass:
+            self._pass(game, rnd, ev)
+        else:
+            self._play(game, rnd, ev)  # type: ignore[arg-type]
+
     # ---------------------------------------------------------------- tracing
 
     def _end_step(self, outcome: int) -> None:
