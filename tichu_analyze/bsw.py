@@ -1025,14 +1025,16 @@ class _Converter:
                 tokens, mask = data
                 if (rnd is not None and game is not None and not self.raw and mask is not None
                         and not mask & _PLAIN_NOT and self.top_phoenix is None
-                        and seat == rnd.turn and not rnd.closing and rnd.phase is _PLAY
-                        and (hand := rnd.hands[seat]) and not mask & ~hand
-                        and ((top_seat := rnd.top_seat) != seat and rnd.hands[top_seat]
-                             or rnd.top is None)
-                        and (combo := CLASSIFIED.get(mask)) is not None
-                        and combo.kind < _BOMB):
-                    # the most frequent play: in turn, no bomb, Phoenix or Mahjong, no pass
-                    # or gift missing before it (what :meth:`play` does, without its cases)
+                        and rnd.phase is _PLAY and (hand := rnd.hands[seat]) and not mask & ~hand
+                        and (combo := CLASSIFIED.get(mask)) is not None and combo.kind < _BOMB
+                        and ((top := rnd.top) is None and seat == rnd.turn
+                             or not rnd.closing and seat == rnd.turn
+                             and (top_seat := rnd.top_seat) != seat and rnd.hands[top_seat]
+                             or rnd.closing and top is not None and top.cards != _DRAGON_BIT
+                             and seat == rnd.next_leader())):
+                    # the most frequent plays: a lead by the seat to lead, or a reply in turn;
+                    # no bomb, Phoenix or Mahjong, no pass or Dragon gift missing before it
+                    # (what :meth:`play` does, without its cases)
                     played = Play(game=self.game, seat=seat, cards=list(tokens))
                     if self.first_play[seat] is None:
                         self.first_play[seat] = played
