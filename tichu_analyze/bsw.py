@@ -254,8 +254,10 @@ class TchLines:
         cut = head.rfind(b"\n") + 1
         pending = head[cut:]  # the last line, maybe cut by the prefix's end
         # the whole lines of the prefix, decoded at once
-        lines = head[: cut - 1].replace(b"\r\n", b"\n").decode(encoding).split("\n") \
-            if cut else []
+        whole = head[: cut - 1]
+        if b"\r" in whole:  # (a quick scan; BSW writes no \r)
+            whole = whole.replace(b"\r\n", b"\n")
+        lines = whole.decode(encoding).split("\n") if cut else []
         self.count = len(lines)
         if final:
             more = f.read(1)  # (a stream may return less than asked before its end)
@@ -1072,9 +1074,13 @@ class _Converter:
         rnd = self.rnd
         if rnd is None or rnd.phase is not _PLAY:
             return False
-        seats = [rec.seat for rec in self.rt.pre if rec.kind == "exchange"]
-        return len(seats) == 4 and len(set(seats)) == 4 and all(
-            len(set(h14)) == 14 for h14 in self.rt.hands14)
+        exchanged = 0  # the seats that exchanged, as bits
+        for rec in self.rt.pre:
+            if rec.kind == "exchange":
+                if exchanged >> rec.seat & 1:
+                    return False
+                exchanged |= 1 << rec.seat
+        return exchanged == 15 and all(len(set(h14)) == 14 for h14 in self.rt.hands14)
 
     # -- calls
 
