@@ -643,6 +643,7 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
     moves: dict[str | None, _What] | None = None
     known: dict[str | None, _What] = {}
     names: list[str] = []
+    heads = _NO_HEADS  # for ``names``: the texts of their passes and the starts of their plays
     played = _NO_MOVES  # ``rt.play`` while ``moves``
     count = 0  # while ``moves``: the round's lines read (``rt.lines``, kept here)
     for no, raw in enumerate(lines, 1):
@@ -650,7 +651,7 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
             # the fast path for plays and passes of the round ``rt``
             move = moves.get(raw)
             if move is None and raw is not None:
-                move = _fast_move(raw, names)
+                move = _fast_move(raw, heads)
                 if move is not None and len(moves) < _MOVES_LIMIT:
                     moves[raw] = move
             if move is not None and count < MAX_ROUND_LINES:
@@ -705,6 +706,7 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
         elif rt.section == "play" and moves is None and len(rt.names) == 4:
             if rt.names != names:
                 names, known = list(rt.names), {}
+                heads = _heads(names)
             moves = known
             played = rt.play
         if moves is not None:
@@ -721,22 +723,32 @@ _MOVES_LIMIT = 4096
 _NO_MOVES: list[_Move] = []  # (never appended to: ``moves`` is None with it)
 
 
-def _fast_move(raw: str, names: list[str]) -> _What | None:
-    """A line of the Rundenverlauf that is a pass or a play of a seat under its name in
-    ``names`` as ``(kind, seat, data)`` (:data:`_Move`), else None (:func:`_parse_play`
-    reads it)."""
+_Heads = tuple[list[str], list[str]]
+_NO_HEADS: _Heads = ([], [])
+_PASSES: list[_What] = [("pass", seat, None) for seat in range(4)]
+
+
+def _heads(names: list[str]) -> _Heads:
+    """For the seats' ``names``: each seat's pass line, ``(N)name passt.``, and the start of
+    its play lines, ``(N)name: ``."""
+    return ([f"{_SEAT_TEXT[seat]}{name} passt." for seat, name in enumerate(names)],
+            [f"{_SEAT_TEXT[seat]}{name}: " for seat, name in enumerate(names)])
+
+
+def _fast_move(raw: str, heads: _Heads) -> _What | None:
+    """A line of the Rundenverlauf that is a pass or a play of a seat under its name
+    (``heads``: :func:`_heads` of the names) as ``(kind, seat, data)`` (:data:`_Move`),
+    else None (:func:`_parse_play` reads it)."""
     text = raw.strip(" \t\r")
     seat = _SEAT_OF.get(text[:3], -1)
     if seat < 0:
         return None
-    name = names[seat]
-    n = len(name) + 3
-    if not text.startswith(name, 3):
-        return None
-    if len(text) == n + 7 and text.endswith(" passt."):
-        return ("pass", seat, None)
-    if text.startswith(": ", n):
-        got = _play_body(text[n + 2 :])
+    passes, plays = heads
+    if text == passes[seat]:
+        return _PASSES[seat]
+    head = plays[seat]
+    if text.startswith(head):
+        got = _play_body(text[len(head) :])
         if not isinstance(got, str):
             return ("play", seat, got)
     return None
