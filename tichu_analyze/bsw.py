@@ -1040,7 +1040,9 @@ class _Converter:
                 if (rnd is not None and game is not None and not self.raw and mask is not None
                         and not mask & _PLAIN_NOT and self.top_phoenix is None
                         and rnd.phase is _PLAY and (hand := rnd.hands[seat]) and not mask & ~hand
-                        and (combo := CLASSIFIED.get(mask)) is not None and combo.kind < _BOMB
+                        and (len(tokens) < 4  # (no bomb: classified by the engine alone)
+                             or (combo := CLASSIFIED.get(mask)) is not None
+                             and combo.kind < _BOMB)
                         and ((top := rnd.top) is None and seat == rnd.turn
                              or not rnd.closing and seat == rnd.turn
                              and (top_seat := rnd.top_seat) != seat and rnd.hands[top_seat]
