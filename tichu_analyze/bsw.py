@@ -1058,7 +1058,7 @@ class _Converter:
                     self.plays[seat] += 1
                     self.last_play = played
                     out.append((line, played))
-                    engine.feed_move(line, game, rnd, played)
+                    engine.feed_move(line, game, rnd, played, mask)
                 else:
                     self.index = i
                     self.play(line, seat, tokens, mask)

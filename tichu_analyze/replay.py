@@ -248,12 +248,14 @@ class Replay:
         if trace:
             self._end_step(outcome)
 
-    def feed_move(self, line: int, game: GameState, rnd: RoundState, ev: Play | Pass) -> None:
+    def feed_move(self, line: int, game: GameState, rnd: RoundState, ev: Play | Pass,
+                  mask: int = 0) -> None:
         """:meth:`feed` for a play or a pass of ``game``'s round ``rnd`` (its current
         round) while it is in play and no Dragon trick awaits its gift, when nothing is
         traced: the same checks and changes, without finding the game and the phase
         again. For a reader that follows the state it feeds (the ``.tch`` reader) and
-        knows all that; :meth:`feed` otherwise."""
+        knows all that; :meth:`feed` otherwise. ``mask``: a play's cards as a mask, when
+        the reader has it (0: not known)."""
         if self._trace:
             self.feed(line, ev)
             return
@@ -262,7 +264,7 @@ class Replay:
         if type(ev) is Pass:
             self._pass(game, rnd, ev)
         else:
-            self._play(game, rnd, ev)  # type: ignore[arg-type]
+            self._play(game, rnd, ev, mask)  # type: ignore[arg-type]
 
     # ---------------------------------------------------------------- tracing
 
@@ -921,7 +923,8 @@ class Replay:
             return False
         return True
 
-    def _play(self, game: GameState, rnd: RoundState | None, ev: Play) -> int:
+    def _play(self, game: GameState, rnd: RoundState | None, ev: Play, known: int = 0) -> int:
+        """``known``: the mask of ``ev.cards`` when the caller has it (0: not known)."""
         seat = ev.seat
         if (rnd is None or rnd.phase is not _PLAY or not rnd.hands[seat]) and not self._can_act(
             rnd, "a play", seat
@@ -929,8 +932,10 @@ class Replay:
             return SKIPPED
         assert rnd is not None
         cards = ev.cards
-        if len(cards) == 1:  # (inline of _mask_of_tokens for the most frequent play)
-            mask: int | None = _TOKEN_BIT.get(cards[0])
+        if known:
+            mask: int | None = known
+        elif len(cards) == 1:  # (inline of _mask_of_tokens for the most frequent play)
+            mask = _TOKEN_BIT.get(cards[0])
         else:
             mask = _mask_of_tokens(cards)
         if mask is None:
