@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
@@ -31,3 +32,93 @@ def test_a_baseline_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path:
     assert f"{target}: cannot write the baseline: Not a directory" in flat(result.output)
     assert "Traceback" not in result.output and ".tmp" not in result.output
     assert (tmp_path / "afile").read_text() == "x"
+
+
+def _json_diagnostics(output: str) -> list[dict[str, object]]:
+    import json
+
+    return [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+
+
+def _zst(data: bytes, **options: object) -> bytes:
+    import zstandard
+
+    return zstandard.ZstdCompressor(**options).compress(data)  # type: ignore[arg-type]
+
+
+CUT_WORDS = "the file ends inside its compressed data, before the end-of-stream marker"
+
+
+@pytest.mark.parametrize("keep", [5, 10, 200])
+def test_a_zst_log_cut_before_its_first_block_ends_is_not_an_empty_log(
+        tmp_path: Path, keep: int) -> None:
+    """Its bytes are all lost (a block is decompressed whole): it was read as a log with
+    no lines, exit status 0. Now line 1 is L001 saying the file was cut."""
+    packed = _zst((SAMPLES / "simulated-5-games.jsonl").read_bytes())
+    assert len(packed) > 10_000 > keep
+    (tmp_path / "cut.jsonl.zst").write_bytes(packed[:keep])
+    result = runner.invoke(app, ["check", str(tmp_path / "cut.jsonl.zst"), "-f", "json"])
+    assert result.exit_code == 1, result.output
+    [d] = _json_diagnostics(result.output)
+    assert (d["code"], d["line"]) == ("L001", 1) and CUT_WORDS in str(d["message"])
+
+
+@pytest.mark.parametrize("keep", [3, 15])
+def test_a_gz_log_cut_in_its_header_is_not_an_empty_log(tmp_path: Path, keep: int) -> None:
+    import gzip
+
+    packed = gzip.compress(WISH.read_bytes())
+    (tmp_path / "cut.jsonl.gz").write_bytes(packed[:keep])
+    result = runner.invoke(app, ["check", str(tmp_path / "cut.jsonl.gz"), "-f", "json"])
+    assert result.exit_code == 1, result.output
+    [d] = _json_diagnostics(result.output)
+    assert (d["code"], d["line"]) == ("L001", 1) and CUT_WORDS in str(d["message"])
+    assert "1 file, 0 games" in flat(result.output)
+
+
+def test_a_zst_log_cut_after_a_whole_frame_says_where(tmp_path: Path) -> None:
+    """Two frames, the second cut in its header: the first frame's lines are checked, and
+    the line after them is L001 (before it, the cut fell at a line end: no line was
+    unreadable, and nothing said the rest was lost)."""
+    first = WISH.read_bytes()
+    second = _zst((SAMPLES / "late-tichu.jsonl").read_bytes(), write_checksum=True)
+    lines = first.count(b"\n")
+    (tmp_path / "cut.jsonl.zst").write_bytes(_zst(first) + second[:12])
+    result = runner.invoke(app, ["check", str(tmp_path / "cut.jsonl.zst"), "-f", "json"])
+    assert result.exit_code == 1, result.output
+    found = _json_diagnostics(result.output)
+    assert [(d["code"], d["line"]) for d in found] == [("W001", 10), ("L001", lines + 1)]
+    assert CUT_WORDS in str(found[1]["message"])
+
+
+@pytest.mark.parametrize("options", [{}, {"write_checksum": True},
+                                     {"write_content_size": False}])
+def test_whole_zst_logs_of_several_frames_are_not_taken_for_cut(
+        tmp_path: Path, options: dict[str, object]) -> None:
+    data = (SAMPLES / "simulated-5-games.jsonl").read_bytes()
+    half = data.index(b"\n", len(data) // 2) + 1
+    (tmp_path / "whole.jsonl.zst").write_bytes(
+        _zst(data[:half], **options) + _zst(data[half:], **options))
+    whole = runner.invoke(app, ["check", str(tmp_path / "whole.jsonl.zst")])
+    plain = runner.invoke(app, ["check", str(SAMPLES / "simulated-5-games.jsonl")])
+    assert whole.exit_code == plain.exit_code == 0, whole.output
+    assert "L001" not in whole.output and "5 games" in flat(whole.output)
+
+
+def test_replay_counts_one_hidden_diagnostic_in_the_singular(tmp_path: Path) -> None:
+    """One game of several is shown: an unreadable line (which names no game) is left out,
+    with a note."""
+    games = (SAMPLES / "simulated-5-games.jsonl").read_bytes()
+    cut = games.index(b"\n", games.index(b'"game_end"')) + 1  # after the first game
+    log = tmp_path / "junk-between.jsonl"
+    log.write_bytes(games[:cut] + b"not json\n" + games[cut:])
+    args = ["replay", str(log), "-g", "sim-2026-2", "-r", "1"]
+    text = runner.invoke(app, [*args, "--color", "never"])
+    assert text.exit_code == 0, text.output
+    assert ("1 diagnostic on a line that names no game is not shown; 'tichu-analyze check' "
+            "lists it") in flat(text.output)
+    page = tmp_path / "r.html"
+    html = runner.invoke(app, [*args, "-f", "html", "-o", str(page)])
+    assert html.exit_code == 0, html.output
+    assert "1 diagnostic on a line that names no game is not shown" in page.read_text()
+    assert "1 diagnostics" not in page.read_text()

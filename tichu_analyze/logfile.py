@@ -11,7 +11,6 @@ line numbers.
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import os
 import re
@@ -25,6 +24,7 @@ import msgspec
 from zstandard import ZstdError as _ZstdError
 
 from .atomicfile import atomic_writer
+from .compressed import cut_at_line_end
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, widen
 from .replay import Replay
@@ -88,10 +88,9 @@ def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
 
         return gzip_reader(raw)
     if name.endswith(".zst"):
-        import zstandard
+        from .compressed import zstd_reader
 
-        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader)
+        return zstd_reader(raw)
     return raw
 
 
@@ -469,6 +468,11 @@ def replay_file(
                 # reading or decompressing failed (visitors raise nothing of
                 # these: the dataset writer carries its own errors)
                 raise LogError(f"{name}: cannot read: {e}") from e
+            if cut_at_line_end(f):  # no cut line is L001 for it
+                last += 1
+                replay.problem(last, "L001", "the file ends inside its compressed data, "
+                               "before the end-of-stream marker: it was cut here, and what "
+                               "followed is lost")
     still_open = sum(1 for game in replay.games.values() if not game.ended)
     replay.finish(last)
     ids = tuple(replay.games) if start or end is not None else ()
