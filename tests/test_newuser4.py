@@ -122,3 +122,20 @@ def test_replay_counts_one_hidden_diagnostic_in_the_singular(tmp_path: Path) -> 
     assert html.exit_code == 0, html.output
     assert "1 diagnostic on a line that names no game is not shown" in page.read_text()
     assert "1 diagnostics" not in page.read_text()
+
+
+def test_the_report_names_its_filters_in_a_sentence(tmp_path: Path) -> None:
+    """'Only the rounds game sim-2026-1.' read as a typo; the date filters likewise."""
+    data = tmp_path / "ds"
+    made = runner.invoke(app, ["ingest", str(SAMPLES / "simulated-5-games.jsonl"), "-o",
+                               str(data), "-q"])
+    assert made.exit_code == 0, made.output
+    result = runner.invoke(app, ["report", str(data), "-f", "text", "-g", "sim-2026-1",
+                                 "--since", "2023-11-01", "--until", "2023-12-31"])
+    assert result.exit_code == 0, result.output
+    assert ("Only the rounds of games from 2023-11-01 00:00 UTC; of games until 2023-12-31 "
+            "23:59 UTC; of game sim-2026-1.") in flat(result.output)
+    none = runner.invoke(app, ["report", str(data), "-f", "text", "--since", "2030-01-01"])
+    assert none.exit_code == 2
+    assert "no rounds match the filters (of games from 2030-01-01 00:00 UTC)" in flat(
+        none.output)
