@@ -139,3 +139,19 @@ def test_the_report_names_its_filters_in_a_sentence(tmp_path: Path) -> None:
     assert none.exit_code == 2
     assert "no rounds match the filters (of games from 2030-01-01 00:00 UTC)" in flat(
         none.output)
+
+
+def test_games_writes_a_score_below_zero_without_a_double_hyphen(tmp_path: Path) -> None:
+    """Game sim-2026-2 cut after its first round, 200 to -100: '200--100' read as a typo."""
+    lines = (SAMPLES / "simulated-5-games.jsonl").read_bytes().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines)
+                 if b'"game_start"' in line and b'"sim-2026-2"' in line)
+    end = next(i for i, line in enumerate(lines)
+               if i > start and b'"round_end"' in line) + 1
+    log = tmp_path / "short.jsonl"
+    log.write_bytes(b"".join(lines[start:end]))
+    result = runner.invoke(app, ["games", str(log), "--color", "never"])
+    assert result.exit_code == 0, result.output
+    assert "; 1 round; incomplete; 200 to -100; no diagnostics" in result.output
+    whole = runner.invoke(app, ["games", str(SAMPLES / "wish-ignored.jsonl"), "--color", "never"])
+    assert "; 200-0; " in whole.output
