@@ -4,6 +4,9 @@ and the words of the reports."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -155,3 +158,24 @@ def test_games_writes_a_score_below_zero_without_a_double_hyphen(tmp_path: Path)
     assert "; 1 round; incomplete; 200 to -100; no diagnostics" in result.output
     whole = runner.invoke(app, ["games", str(SAMPLES / "wish-ignored.jsonl"), "--color", "never"])
     assert "; 200-0; " in whole.output
+
+
+@pytest.mark.parametrize("command", [
+    ["replay", str(SAMPLES / "simulated-5-games.jsonl"), "-g", "sim-2026-1"],
+    ["report", str(SAMPLES / "simulated-5-games.jsonl"), "-f", "text"],
+])
+def test_long_text_into_head_ends_with_status_0(tmp_path: Path, command: list[str]) -> None:
+    """The reader goes away after one line (... | head -1): no message, and status 0 as
+    'check' and 'games' give, not rich's 1 (which 'replay' documents for nothing)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_CACHE_HOME": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "tichu_analyze", *command],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            cwd=tmp_path)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    proc.wait(timeout=300)
+    assert first.strip()
+    assert b"Traceback" not in err and b"Broken pipe" not in err and b"Errno" not in err
+    assert proc.returncode == 0, err

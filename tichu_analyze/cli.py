@@ -167,6 +167,15 @@ app = _App(
 err = Console(stderr=True, soft_wrap=True)
 
 
+class _Stdout(Console):
+    """Standard output for long text (``report -f text``, ``replay``): a reader that goes
+    away (``... | head``) is a :class:`BrokenPipeError` for the command to end on quietly,
+    not rich's exit with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 class UsageError(Exception):
     """Bad arguments or unreadable input: reported in one line, exit status 2."""
 
@@ -963,7 +972,12 @@ def report(
                 return
             write_html(ds, output, player, filters)
         elif output is None:
-            print_text(ds, Console(), player, filters)
+            try:
+                print_text(ds, _Stdout(), player, filters)
+                sys.stdout.flush()
+            except BrokenPipeError:  # ... | head: the reader has what it wanted
+                _quiet_stop()
+                return
         else:
             with atomic_writer(output) as f:
                 print_text(ds, Console(file=f, width=160, no_color=True), player, filters)
@@ -1037,11 +1051,15 @@ def replay(
             write_atomic(output, plain(render_text(view, 100, hands)))
         else:
             colour = _use_colour(color, sys.stdout)
-            console = Console(highlight=False, force_terminal=colour,
+            console = _Stdout(highlight=False, force_terminal=colour,
                               no_color=not colour, color_system="auto" if colour else None)
             width = console.width if sys.stdout.isatty() else 100
             for line in rich_lines(render_text(view, width, hands)):
                 console.print(line, soft_wrap=True)
+            sys.stdout.flush()
+    except BrokenPipeError:  # ... | head: the reader has what it wanted
+        _quiet_stop()
+        return
     except OutputError as e:
         raise fail(str(e)) from None
     if output is not None:
