@@ -179,3 +179,29 @@ def test_long_text_into_head_ends_with_status_0(tmp_path: Path, command: list[st
     assert first.strip()
     assert b"Traceback" not in err and b"Broken pipe" not in err and b"Errno" not in err
     assert proc.returncode == 0, err
+
+
+TCH = ROOT / "tests" / "fuzz" / "seeds" / "2417500.tch"
+
+
+@pytest.mark.parametrize("command", [["simulate", "-n", "1"], ["convert", str(TCH)]])
+def test_a_json_lines_output_named_tch_is_refused(tmp_path: Path, command: list[str]) -> None:
+    """It was written, and every command then read it as a .tch file: 'check' found one
+    L002 line and no game in what convert had just written."""
+    target = tmp_path / "out.tch"
+    result = runner.invoke(app, [*command, "-o", str(target)])
+    assert result.exit_code == 2
+    assert (f"{target}: a file named .tch is read as a Brettspielwelt log, and this output "
+            "is a format-1 JSON-lines log; name it .jsonl") in flat(result.output)
+    assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_text_report_into_a_folder_name_is_refused(tmp_path: Path) -> None:
+    """'-o out/' wrote a file named 'out' and said 'wrote out/'."""
+    target = f"{tmp_path / 'out'}/"
+    result = runner.invoke(app, ["report", str(WISH), "-f", "text", "-o", target],
+                           env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.exit_code == 2
+    assert f"{target}: the text report is one file (a folder is for the html site)" in flat(
+        result.output)
+    assert not (tmp_path / "out").exists()

@@ -240,6 +240,15 @@ def _log_files(paths: list[Path]) -> list[Path]:
     return files
 
 
+def _log_output(output: Path) -> None:
+    """Refuse to write a format-1 log (``simulate``, ``convert``) under a name that every
+    command would read back as a Brettspielwelt ``.tch`` file."""
+    if output.name.endswith(".tch"):
+        raise fail(f"{clean(output)}: a file named .tch is read as a Brettspielwelt log, and "
+                   "this output is a format-1 JSON-lines log; name it .jsonl, .jsonl.gz or "
+                   ".jsonl.zst")
+
+
 def _variants(names: list[str] | None) -> frozenset[str]:
     try:
         return check_variants(names)
@@ -668,6 +677,7 @@ def simulate(
     from .progress import count_bar
     from .simulate import simulate as run
 
+    _log_output(output)
     try:
         events = run(games, seed, players=players, variants=variant or (), target=target)
     except ValueError as e:
@@ -954,6 +964,10 @@ def report(
             and Path(output).suffix.lower() not in (".html", ".htm")):
         raise fail(f"{output}: the html report is written to FILE.html (one page) or DIR/ "
                    "(a site); for a text report add --format text")
+    if (output_format is ReportFormat.TEXT and output is not None
+            and output.endswith(("/", os.sep))):
+        raise fail(f"{clean(output)}: the text report is one file (a folder is for the html "
+                   "site); give a file name")
     if output_format is ReportFormat.HTML and output is not None and _is_site(output):
         problem = not_a_folder(output)
         if problem is not None:
@@ -1165,6 +1179,7 @@ def convert(
     from .logfile import is_tch, tch_game_id, write_lines
     from .progress import progress_bar
 
+    _log_output(output)
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]
     except LogError as e:
