@@ -205,3 +205,32 @@ def test_a_text_report_into_a_folder_name_is_refused(tmp_path: Path) -> None:
     assert f"{target}: the text report is one file (a folder is for the html site)" in flat(
         result.output)
     assert not (tmp_path / "out").exists()
+
+
+def test_an_unreadable_log_in_a_folder_is_named_without_errno(tmp_path: Path) -> None:
+    (tmp_path / "gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    result = runner.invoke(app, ["check", str(tmp_path), "-q"])
+    assert result.exit_code == 2
+    assert f"error: {tmp_path / 'gone.jsonl'}: cannot read: No such file or directory" in flat(
+        result.output)
+    assert "Errno" not in result.output
+
+
+def test_a_dataset_that_cannot_be_written_says_why_in_words(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read-only file system (as root, a read-only mount is the only kind): the reason,
+    not '[Errno 30] Read-only file system: '/.../.ds.lock''."""
+    import errno
+
+    from tichu_analyze.datasets import DatasetWriter
+
+    def refused(self: DatasetWriter, dest: Path) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(dest.parent / ".ds.lock"))
+
+    monkeypatch.setattr(DatasetWriter, "_lock", refused)
+    result = runner.invoke(app, ["ingest", str(WISH), "-o", str(tmp_path / "ds"), "-q"])
+    assert result.exit_code == 2
+    assert (f"{tmp_path / 'ds'}: cannot write the dataset: {os.strerror(errno.EROFS)}"
+            in flat(result.output))
+    assert "Errno" not in result.output and ".lock" not in result.output
+    assert not (tmp_path / "ds").exists()

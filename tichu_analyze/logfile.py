@@ -23,7 +23,7 @@ from typing import IO, Any
 import msgspec
 from zstandard import ZstdError as _ZstdError
 
-from .atomicfile import atomic_writer
+from .atomicfile import atomic_writer, reason
 from .compressed import cut_at_line_end
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, widen
@@ -451,12 +451,12 @@ def replay_file(
             with open(path, "rb") as tch:
                 last = replay_tch(tch, tch_game_id(path), replay)
         except OSError as e:
-            raise LogError(f"{name}: cannot read: {e}") from e
+            raise LogError(f"{name}: cannot read: {reason(e)}") from e
     else:
         try:
             raw = open(path, "rb")  # noqa: SIM115 - closed below
         except OSError as e:
-            raise LogError(f"{name}: cannot read: {e}") from e
+            raise LogError(f"{name}: cannot read: {reason(e)}") from e
         with raw, _decompressed(path, raw) as f:
             tick = None if progress is None else (lambda: progress(raw.tell()))
             stream: Any = f
@@ -467,7 +467,7 @@ def replay_file(
             except (OSError, EOFError, zlib.error, _ZstdError) as e:
                 # reading or decompressing failed (visitors raise nothing of
                 # these: the dataset writer carries its own errors)
-                raise LogError(f"{name}: cannot read: {e}") from e
+                raise LogError(f"{name}: cannot read: {reason(e)}") from e
             if cut_at_line_end(f):  # no cut line is L001 for it
                 last += 1
                 replay.problem(last, "L001", "the file ends inside its compressed data, "
