@@ -234,3 +234,31 @@ def test_a_dataset_that_cannot_be_written_says_why_in_words(
             in flat(result.output))
     assert "Errno" not in result.output and ".lock" not in result.output
     assert not (tmp_path / "ds").exists()
+
+
+def test_simulate_says_it_was_interrupted(tmp_path: Path) -> None:
+    """Ctrl-C once simulate has begun writing: it exited 130 without a word; now it says
+    that the output is left as it was, as the other commands do."""
+    import signal
+    import time
+
+    (tmp_path / "out.jsonl").write_text("old\n")
+    p = subprocess.Popen([sys.executable, "-m", "tichu_analyze", "simulate", "-n", "100000",
+                          "-o", "out.jsonl"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        while not any(tmp_path.glob(".out.jsonl.*.tmp")):  # writing has begun
+            assert p.poll() is None
+            time.sleep(0.05)
+        os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode in (130, -signal.SIGINT), err
+    assert "interrupted: out.jsonl is left as it was" in err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert (tmp_path / "out.jsonl").read_text() == "old\n"
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["out.jsonl"]

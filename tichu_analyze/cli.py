@@ -672,7 +672,11 @@ def simulate(
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
 ) -> None:
-    """Write simulated games played by seeded bots, as a format-1 log."""
+    """Write simulated games played by seeded bots, as a format-1 log.
+
+    Exit status: 0 when the log was written, 2 when an argument or the output could not
+    be used, 130 when interrupted (the output is left as it was).
+    """
     from .logfile import write_log
     from .progress import count_bar
     from .simulate import simulate as run
@@ -695,6 +699,8 @@ def simulate(
             write_log(counted(lambda: bar.advance(task)), output)
     except OutputError as e:
         raise fail(str(e)) from None
+    except KeyboardInterrupt:
+        raise _interrupted(output) from None
     if not quiet:
         err.print(f"wrote {plural(games, 'game')} to {output}", highlight=False)
 
