@@ -262,3 +262,27 @@ def test_simulate_says_it_was_interrupted(tmp_path: Path) -> None:
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert (tmp_path / "out.jsonl").read_text() == "old\n"
     assert sorted(x.name for x in tmp_path.iterdir()) == ["out.jsonl"]
+
+
+def test_a_folder_with_an_index_html_and_other_files_is_not_replaced_by_a_site(
+        tmp_path: Path) -> None:
+    """'report -o ~/public_html/' replaced a whole folder of other files because it held an
+    index.html; an earlier site (the index and its three folders) is still replaced."""
+    data = tmp_path / "ds"
+    assert runner.invoke(app, ["ingest", str(WISH), "-o", str(data), "-q"]).exit_code == 0
+    web = tmp_path / "web"
+    web.mkdir()
+    (web / "index.html").write_text("<html>my page</html>")
+    (web / "notes.txt").write_text("precious")
+    result = runner.invoke(app, ["report", str(data), "-o", f"{web}/"])
+    assert result.exit_code == 2
+    assert (f"{web}: holds notes.txt, which a report site does not: it is not an earlier "
+            "report site, and is not replaced") in flat(result.output)
+    assert (web / "notes.txt").read_text() == "precious"
+    assert (web / "index.html").read_text() == "<html>my page</html>"
+    site = tmp_path / "site"
+    for _ in range(2):  # written, then replaced
+        again = runner.invoke(app, ["report", str(data), "-o", f"{site}/"])
+        assert again.exit_code == 0, again.output
+    assert sorted(e.name for e in site.iterdir()) == ["games", "index.html", "players",
+                                                       "rounds"]
