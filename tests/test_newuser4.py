@@ -286,3 +286,18 @@ def test_a_folder_with_an_index_html_and_other_files_is_not_replaced_by_a_site(
         assert again.exit_code == 0, again.output
     assert sorted(e.name for e in site.iterdir()) == ["games", "index.html", "players",
                                                        "rounds"]
+
+
+@pytest.mark.parametrize("options", [["check", "DIR", "-q", "-o"],
+                                     ["check", "DIR", "-q", "--write-baseline"],
+                                     ["replay", "LOG", "-o"]])
+def test_an_output_that_is_a_log_read_is_refused(tmp_path: Path, options: list[str]) -> None:
+    """'check day1.jsonl -o day1.jsonl' replaced the log with its (empty) diagnostics."""
+    log = tmp_path / "day1.jsonl"
+    log.write_bytes(WISH.read_bytes())
+    given = {"DIR": str(tmp_path), "LOG": str(log)}
+    result = runner.invoke(app, [given.get(o, o) for o in options] + [str(log)])
+    assert result.exit_code == 2
+    assert (f"{log}: is one of the logs read, and writing the output would replace it"
+            in flat(result.output))
+    assert log.read_bytes() == WISH.read_bytes()

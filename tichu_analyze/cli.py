@@ -249,6 +249,25 @@ def _log_output(output: Path) -> None:
                    ".jsonl.zst")
 
 
+def _not_a_log_read(output: Path | None, logs: list[Path]) -> None:
+    """Refuse an output file that is one of the logs read (``check day1.jsonl -o
+    day1.jsonl``): written when the logs have been read, it would replace the log."""
+    if output is None:
+        return
+    try:
+        target = os.stat(output)
+    except OSError:  # not there yet: no log
+        return
+    for log in logs:
+        try:
+            same = os.path.samestat(target, os.stat(log))
+        except OSError:
+            continue
+        if same:
+            raise fail(f"{clean(output, None)}: is one of the logs read, and writing the "
+                       "output would replace it; choose another output file")
+
+
 def _variants(names: list[str] | None) -> frozenset[str]:
     try:
         return check_variants(names)
@@ -451,6 +470,8 @@ def check(
     except BaselineError as e:
         raise fail(str(e)) from None
     files = _log_files(paths)
+    _not_a_log_read(output, files)
+    _not_a_log_read(write_baseline, files)
 
     # -o: written under a temporary name and renamed when complete (no half-written file)
     outputs = ExitStack()
@@ -1059,6 +1080,7 @@ def replay(
         raise fail("the html view needs --output FILE.html (or use --format text)")
     if not log.is_file():
         raise fail(f"{log}: no such file")
+    _not_a_log_read(output, [log])
     try:
         view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)
     except (AuditError, LogError) as e:
