@@ -301,3 +301,12 @@ def test_an_output_that_is_a_log_read_is_refused(tmp_path: Path, options: list[s
     assert (f"{log}: is one of the logs read, and writing the output would replace it"
             in flat(result.output))
     assert log.read_bytes() == WISH.read_bytes()
+
+
+def test_the_ingest_summary_says_which_tables_hold_a_row_per_player(tmp_path: Path) -> None:
+    """Plays hold a row per play or pass and violations one per diagnostic: 'the tables
+    hold a row per player' was true of two of the four."""
+    result = runner.invoke(app, ["ingest", str(WISH), "-o", str(tmp_path / "ds")])
+    assert result.exit_code == 0, result.output
+    assert ("wrote 1 game to " in result.output and "(rows: plays 8, rounds 4, games 4, "
+            "violations 1; rounds and games hold a row per player)" in flat(result.output))

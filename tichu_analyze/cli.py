@@ -820,7 +820,7 @@ def ingest(
         rows = ", ".join(f"{t} {result.rows[t]}" for t in ("plays", "rounds", "games",
                                                            "violations"))
         err.print(f"wrote {plural(result.totals['games'], 'game')} to {out} (rows: {rows}; "
-                  "the tables hold a row per player)", highlight=False, markup=False)
+                  "rounds and games hold a row per player)", highlight=False, markup=False)
 
 
 _KIND_HELP = "What to draw. " + "; ".join(f"[bold]{k}[/]: {h}" for k, h in PLOT_HELP.items())
