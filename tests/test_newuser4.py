@@ -310,3 +310,21 @@ def test_the_ingest_summary_says_which_tables_hold_a_row_per_player(tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert ("wrote 1 game to " in result.output and "(rows: plays 8, rounds 4, games 4, "
             "violations 1; rounds and games hold a row per player)" in flat(result.output))
+
+
+def test_the_report_counts_the_files_its_games_come_from(tmp_path: Path) -> None:
+    """Three logs ingested, one of them without a game: '2 files, 2 games' read as if a
+    log had been lost; the files counted are those the games come from."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.jsonl").write_bytes(WISH.read_bytes())
+    (logs / "b.jsonl").write_bytes((SAMPLES / "late-tichu.jsonl").read_bytes())
+    (logs / "empty.jsonl").write_bytes(b"")
+    data = tmp_path / "ds"
+    assert runner.invoke(app, ["ingest", str(logs), "-o", str(data), "-q"]).exit_code == 0
+    result = runner.invoke(app, ["report", str(data), "-f", "text"])
+    assert result.exit_code == 0, result.output
+    assert "2 games (0 played to the end) from 2 files, 2 rounds" in flat(result.output)
+    page = tmp_path / "r.html"
+    assert runner.invoke(app, ["report", str(data), "-o", str(page)]).exit_code == 0
+    assert "2 games (0 played to the end) from 2 log files</li>" in page.read_text()
