@@ -328,3 +328,23 @@ def test_the_report_counts_the_files_its_games_come_from(tmp_path: Path) -> None
     page = tmp_path / "r.html"
     assert runner.invoke(app, ["report", str(data), "-o", str(page)]).exit_code == 0
     assert "2 games (0 played to the end) from 2 log files</li>" in page.read_text()
+
+
+def test_an_ingest_with_an_unreadable_log_says_what_it_left(tmp_path: Path) -> None:
+    """It said '1 file, ...' (as if one log were all) and 'DIR is left as it was' of a
+    dataset that never existed."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "good.jsonl").write_bytes(WISH.read_bytes())
+    (logs / "bad.jsonl.gz").write_bytes(b"not gzip at all")
+    data = tmp_path / "ds"
+    result = runner.invoke(app, ["ingest", str(logs), "-o", str(data)])
+    assert result.exit_code == 2
+    words = flat(result.output)
+    assert "1 of 2 files read, 1 game," in words
+    assert f"1 file could not be read: nothing was written, {data} was not created" in words
+    assert not data.exists()
+    assert runner.invoke(app, ["ingest", str(WISH), "-o", str(data), "-q"]).exit_code == 0
+    again = runner.invoke(app, ["ingest", str(logs), "-o", str(data), "--append"])
+    assert again.exit_code == 2
+    assert f"nothing was written, {data} is left as it was" in flat(again.output)

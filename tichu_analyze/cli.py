@@ -327,14 +327,16 @@ def _quiet_stop() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+def _untouched(output: object) -> str:
+    """``OUT is left as it was``, or ``OUT was not created`` (for a run that wrote nothing)."""
+    if Path(str(output)).exists():  # as before the run: nothing was written to it
+        return f"{clean(output)} is left as it was"
+    return f"{clean(output)} was not created"
+
+
 def _interrupted(output: object | None) -> typer.Exit:
     """Ctrl-C: say that the output was not touched; the exit (status 130) to raise."""
-    if output is None:
-        where = ""
-    elif Path(str(output)).exists():  # as before the run: nothing was written to it
-        where = f": {clean(output)} is left as it was"
-    else:
-        where = f": {clean(output)} was not created"
+    where = "" if output is None else f": {_untouched(output)}"
     err.print(f"interrupted{where}", highlight=False, markup=False)
     return typer.Exit(130)
 
@@ -809,10 +811,10 @@ def ingest(
                   f"{', ...' if n > 5 else ''}; --force ingests them again",
                   highlight=False, markup=False)
     if not quiet:
-        _summary(result.totals, counts)
+        _summary(result.totals, counts, len(result.errors))
     if result.errors:
         raise fail(f"{plural(len(result.errors), 'file')} could not be read: nothing was "
-                   f"written, {out} is left as it was")
+                   f"written, {_untouched(out)}")
     if not result.written:
         err.print(f"nothing new to ingest: {clean(out)} is left as it was", highlight=False,
                   markup=False)
