@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -348,3 +349,57 @@ def test_an_ingest_with_an_unreadable_log_says_what_it_left(tmp_path: Path) -> N
     again = runner.invoke(app, ["ingest", str(logs), "-o", str(data), "--append"])
     assert again.exit_code == 2
     assert f"nothing was written, {data} is left as it was" in flat(again.output)
+
+
+@pytest.fixture
+def stranger() -> Iterator[Callable[[bytes | None], str]]:
+    """``serve(answer)``: the tcp:// address of a server that is not a Dask scheduler: it
+    takes connections, reads, then answers ``answer`` (None: nothing, ever)."""
+    import socket
+    import threading
+
+    listeners: list[socket.socket] = []
+    held: list[socket.socket] = []
+
+    def serve(answer: bytes | None) -> str:
+        listener = socket.create_server(("127.0.0.1", 0))
+        listeners.append(listener)
+
+        def loop() -> None:
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                    held.append(conn)
+                    conn.recv(4096)
+                    if answer is not None:
+                        conn.sendall(answer)
+                except OSError:  # closed at the end of the test
+                    return
+
+        threading.Thread(target=loop, daemon=True).start()
+        return f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+
+    yield serve
+    for s in [*listeners, *held]:
+        s.close()
+
+
+@pytest.mark.dask
+@pytest.mark.parametrize(("answer", "words"), [
+    (None, "no answer as a Dask scheduler within 1 s (is it the scheduler's address, not "
+           "the dashboard's?)"),
+    (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4,
+     "the answer is not a Dask scheduler's ("),
+])
+def test_a_server_that_is_not_a_dask_scheduler_is_a_clear_error(
+        stranger: Callable[[bytes | None], str], answer: bytes | None, words: str) -> None:
+    """--scheduler at the dashboard's port or a web server: the client waited for ever
+    (its timeout does not bound the handshake), or read the answer as a frame of
+    exabytes: a MemoryError traceback, then 40 s to exit."""
+    pytest.importorskip("distributed")
+    from tichu_analyze.driver import DaskBackend, DriverError
+
+    address = stranger(answer)
+    with pytest.raises(DriverError) as raised:
+        DaskBackend(address, 1, timeout=1)
+    assert f"cannot reach the Dask scheduler at {address}: {words}" in str(raised.value)
