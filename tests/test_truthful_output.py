@@ -294,7 +294,7 @@ def test_report_counts_a_won_tch_game_as_played_to_the_end(tmp_path: Path) -> No
     tch = REPO / "sample_logs" / "2417500.tch"
     assert runner.invoke(app, ["ingest", "--quiet", str(tch), "--out", str(out)]).exit_code == 0
     result = runner.invoke(app, ["report", str(out), "--format", "text"])
-    assert "1 game (1 played to the end), 10 rounds" in " ".join(result.stdout.split())
+    assert "1 game (1 played to the end) from 1 file, 10 rounds" in " ".join(result.stdout.split())
     assert "complete" in runner.invoke(app, ["games", str(tch)]).stdout
 
 

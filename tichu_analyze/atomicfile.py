@@ -29,8 +29,12 @@ class OutputError(Exception):
     """An output that cannot be written; the message names the output."""
 
 
-def _reason(e: OSError) -> str:
-    return e.strerror or str(e)
+def reason(e: BaseException) -> str:
+    """Why ``e`` happened, in words: an ``OSError``'s text without its errno and the path
+    (``[Errno 30] Read-only file system: '/x/.ds.lock'``: ``Read-only file system``)."""
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return str(e)
 
 
 def _alive(pid: int) -> bool:
@@ -97,7 +101,7 @@ class OutputClosed(OutputError):
 def _failed(e: OSError, shown: str) -> OutputError:
     if isinstance(e, BrokenPipeError):
         return OutputClosed(f"{shown}: closed by its reader")
-    return OutputError(f"{shown}: cannot write: {_reason(e)}")
+    return OutputError(f"{shown}: cannot write: {reason(e)}")
 
 
 class Guarded:
@@ -140,7 +144,7 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
     try:
         f = open(tmp, "wb") if binary else open(tmp, "w", encoding="utf-8")  # noqa: SIM115
     except OSError as e:
-        raise OutputError(f"{shown}: cannot write: {_reason(e)}") from None
+        raise OutputError(f"{shown}: cannot write: {reason(e)}") from None
     try:
         try:
             yield Guarded(f, shown)
@@ -156,7 +160,7 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
         except OSError as e:
             with contextlib.suppress(OSError):
                 f.close()
-            raise OutputError(f"{shown}: cannot write: {_reason(e)}") from None
+            raise OutputError(f"{shown}: cannot write: {reason(e)}") from None
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()

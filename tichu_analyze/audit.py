@@ -1330,8 +1330,16 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
     if view.unattributed_hidden:
         hidden = view.unattributed_hidden
         w.blank()
-        w.add([], [(f"{hidden} diagnostic{'s' * (hidden != 1)} on lines that name no game "
-                    "are not shown; 'tichu-analyze check' lists them", "dim")])
+        w.add([], [(_hidden_words(hidden), "dim")])
+
+
+def _hidden_words(hidden: int) -> str:
+    """The note on the diagnostics of lines that name no game, left out of the view."""
+    if hidden == 1:
+        return ("1 diagnostic on a line that names no game is not shown; "
+                "'tichu-analyze check' lists it")
+    return (f"{hidden} diagnostics on lines that name no game are not shown; "
+            "'tichu-analyze check' lists them")
 
 
 def _teams_words(view: GameView) -> str:
@@ -1776,6 +1784,5 @@ def _html_footer(h: _Html, view: GameView) -> list[str]:
         out.append(f'<section class="block"><h3>Elsewhere in game {h.text(view.game)}</h3>'
                    f"<ul>{items}</ul></section>")
     if view.unattributed_hidden:
-        out.append(f'<p class="meta">{view.unattributed_hidden} diagnostics on lines that name '
-                   "no game are not shown; 'tichu-analyze check' lists them.</p>")
+        out.append(f'<p class="meta">{_hidden_words(view.unattributed_hidden)}.</p>')
     return out

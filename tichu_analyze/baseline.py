@@ -10,6 +10,7 @@ second identical violation in the same round is new.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -124,6 +125,7 @@ def write_baseline(path: Path, findings: Iterable[tuple[Diagnostic, bytes | None
         tmp.write_text(text + "\n", encoding="utf-8")
         os.replace(tmp, path)
     except OSError as e:
-        tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a read-only folder refuses the unlink too
+            tmp.unlink()
         raise BaselineError(f"{path}: cannot write the baseline: {e.strerror or e}") from None
     return sum(keys.values())

@@ -167,6 +167,15 @@ app = _App(
 err = Console(stderr=True, soft_wrap=True)
 
 
+class _Stdout(Console):
+    """Standard output for long text (``report -f text``, ``replay``): a reader that goes
+    away (``... | head``) is a :class:`BrokenPipeError` for the command to end on quietly,
+    not rich's exit with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
+
+
 class UsageError(Exception):
     """Bad arguments or unreadable input: reported in one line, exit status 2."""
 
@@ -231,6 +240,34 @@ def _log_files(paths: list[Path]) -> list[Path]:
     return files
 
 
+def _log_output(output: Path) -> None:
+    """Refuse to write a format-1 log (``simulate``, ``convert``) under a name that every
+    command would read back as a Brettspielwelt ``.tch`` file."""
+    if output.name.endswith(".tch"):
+        raise fail(f"{clean(output)}: a file named .tch is read as a Brettspielwelt log, and "
+                   "this output is a format-1 JSON-lines log; name it .jsonl, .jsonl.gz or "
+                   ".jsonl.zst")
+
+
+def _not_a_log_read(output: Path | None, logs: list[Path]) -> None:
+    """Refuse an output file that is one of the logs read (``check day1.jsonl -o
+    day1.jsonl``): written when the logs have been read, it would replace the log."""
+    if output is None:
+        return
+    try:
+        target = os.stat(output)
+    except OSError:  # not there yet: no log
+        return
+    for log in logs:
+        try:
+            same = os.path.samestat(target, os.stat(log))
+        except OSError:
+            continue
+        if same:
+            raise fail(f"{clean(output, None)}: is one of the logs read, and writing the "
+                       "output would replace it; choose another output file")
+
+
 def _variants(names: list[str] | None) -> frozenset[str]:
     try:
         return check_variants(names)
@@ -290,14 +327,16 @@ def _quiet_stop() -> None:
     os.dup2(devnull, sys.stdout.fileno())
 
 
+def _untouched(output: object) -> str:
+    """``OUT is left as it was``, or ``OUT was not created`` (for a run that wrote nothing)."""
+    if Path(str(output)).exists():  # as before the run: nothing was written to it
+        return f"{clean(output)} is left as it was"
+    return f"{clean(output)} was not created"
+
+
 def _interrupted(output: object | None) -> typer.Exit:
     """Ctrl-C: say that the output was not touched; the exit (status 130) to raise."""
-    if output is None:
-        where = ""
-    elif Path(str(output)).exists():  # as before the run: nothing was written to it
-        where = f": {clean(output)} is left as it was"
-    else:
-        where = f": {clean(output)} was not created"
+    where = "" if output is None else f": {_untouched(output)}"
     err.print(f"interrupted{where}", highlight=False, markup=False)
     return typer.Exit(130)
 
@@ -433,6 +472,8 @@ def check(
     except BaselineError as e:
         raise fail(str(e)) from None
     files = _log_files(paths)
+    _not_a_log_read(output, files)
+    _not_a_log_read(write_baseline, files)
 
     # -o: written under a temporary name and renamed when complete (no half-written file)
     outputs = ExitStack()
@@ -654,11 +695,16 @@ def simulate(
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
     ] = False,
 ) -> None:
-    """Write simulated games played by seeded bots, as a format-1 log."""
+    """Write simulated games played by seeded bots, as a format-1 log.
+
+    Exit status: 0 when the log was written, 2 when an argument or the output could not
+    be used, 130 when interrupted (the output is left as it was).
+    """
     from .logfile import write_log
     from .progress import count_bar
     from .simulate import simulate as run
 
+    _log_output(output)
     try:
         events = run(games, seed, players=players, variants=variant or (), target=target)
     except ValueError as e:
@@ -676,6 +722,8 @@ def simulate(
             write_log(counted(lambda: bar.advance(task)), output)
     except OutputError as e:
         raise fail(str(e)) from None
+    except KeyboardInterrupt:
+        raise _interrupted(output) from None
     if not quiet:
         err.print(f"wrote {plural(games, 'game')} to {output}", highlight=False)
 
@@ -763,10 +811,10 @@ def ingest(
                   f"{', ...' if n > 5 else ''}; --force ingests them again",
                   highlight=False, markup=False)
     if not quiet:
-        _summary(result.totals, counts)
+        _summary(result.totals, counts, len(result.errors))
     if result.errors:
         raise fail(f"{plural(len(result.errors), 'file')} could not be read: nothing was "
-                   f"written, {out} is left as it was")
+                   f"written, {_untouched(out)}")
     if not result.written:
         err.print(f"nothing new to ingest: {clean(out)} is left as it was", highlight=False,
                   markup=False)
@@ -774,7 +822,7 @@ def ingest(
         rows = ", ".join(f"{t} {result.rows[t]}" for t in ("plays", "rounds", "games",
                                                            "violations"))
         err.print(f"wrote {plural(result.totals['games'], 'game')} to {out} (rows: {rows}; "
-                  "the tables hold a row per player)", highlight=False, markup=False)
+                  "rounds and games hold a row per player)", highlight=False, markup=False)
 
 
 _KIND_HELP = "What to draw. " + "; ".join(f"[bold]{k}[/]: {h}" for k, h in PLOT_HELP.items())
@@ -945,6 +993,10 @@ def report(
             and Path(output).suffix.lower() not in (".html", ".htm")):
         raise fail(f"{output}: the html report is written to FILE.html (one page) or DIR/ "
                    "(a site); for a text report add --format text")
+    if (output_format is ReportFormat.TEXT and output is not None
+            and output.endswith(("/", os.sep))):
+        raise fail(f"{clean(output)}: the text report is one file (a folder is for the html "
+                   "site); give a file name")
     if output_format is ReportFormat.HTML and output is not None and _is_site(output):
         problem = not_a_folder(output)
         if problem is not None:
@@ -963,7 +1015,12 @@ def report(
                 return
             write_html(ds, output, player, filters)
         elif output is None:
-            print_text(ds, Console(), player, filters)
+            try:
+                print_text(ds, _Stdout(), player, filters)
+                sys.stdout.flush()
+            except BrokenPipeError:  # ... | head: the reader has what it wanted
+                _quiet_stop()
+                return
         else:
             with atomic_writer(output) as f:
                 print_text(ds, Console(file=f, width=160, no_color=True), player, filters)
@@ -1025,6 +1082,7 @@ def replay(
         raise fail("the html view needs --output FILE.html (or use --format text)")
     if not log.is_file():
         raise fail(f"{log}: no such file")
+    _not_a_log_read(output, [log])
     try:
         view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)
     except (AuditError, LogError) as e:
@@ -1037,11 +1095,15 @@ def replay(
             write_atomic(output, plain(render_text(view, 100, hands)))
         else:
             colour = _use_colour(color, sys.stdout)
-            console = Console(highlight=False, force_terminal=colour,
+            console = _Stdout(highlight=False, force_terminal=colour,
                               no_color=not colour, color_system="auto" if colour else None)
             width = console.width if sys.stdout.isatty() else 100
             for line in rich_lines(render_text(view, width, hands)):
                 console.print(line, soft_wrap=True)
+            sys.stdout.flush()
+    except BrokenPipeError:  # ... | head: the reader has what it wanted
+        _quiet_stop()
+        return
     except OutputError as e:
         raise fail(str(e)) from None
     if output is not None:
@@ -1147,6 +1209,7 @@ def convert(
     from .logfile import is_tch, tch_game_id, write_lines
     from .progress import progress_bar
 
+    _log_output(output)
     try:
         files = [p for p in find_logs(paths) if is_tch(p)]
     except LogError as e:

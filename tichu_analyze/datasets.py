@@ -63,6 +63,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import __version__
+from .atomicfile import reason
 from .diagnostics import Diagnostic
 from .logfile import FileStats, LogError, replay_file
 from .rows import (
@@ -784,7 +785,7 @@ class DatasetWriter:
             _remove_leftovers(dest)
         except OSError as e:
             self._unlock()
-            raise DatasetError(f"{self.out}: cannot write the dataset: {e}") from None
+            raise DatasetError(f"{self.out}: cannot write the dataset: {reason(e)}") from None
         try:
             self._open(dest)
         except BaseException:
@@ -807,7 +808,7 @@ class DatasetWriter:
             tmp = dest.parent / f".{dest.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
             tmp.mkdir()
         except OSError as e:
-            raise DatasetError(f"{self.out}: cannot write the dataset: {e}") from None
+            raise DatasetError(f"{self.out}: cannot write the dataset: {reason(e)}") from None
         self._dest, self._tmp = dest, tmp
         try:
             if self.append and self._previous is not None:
@@ -823,7 +824,7 @@ class DatasetWriter:
         except BaseException as e:
             self.abort()
             if isinstance(e, OSError):
-                raise DatasetError(f"{self.out}: cannot copy the dataset: {e}") from None
+                raise DatasetError(f"{self.out}: cannot copy the dataset: {reason(e)}") from None
             raise
 
     def _lock(self, dest: Path) -> None:
@@ -1027,7 +1028,7 @@ class DatasetWriter:
         except BaseException as e:
             self.abort()
             if isinstance(e, OSError):
-                raise DatasetError(f"{self.out}: cannot write the dataset: {e}") from None
+                raise DatasetError(f"{self.out}: cannot write the dataset: {reason(e)}") from None
             raise
         self._done = True
         if self._tmp is not None:  # the old dataset, swapped out
@@ -1314,7 +1315,8 @@ def ingest(
                 result.totals["events"] += stats.events
     except _WriteFailed as failure:
         if isinstance(failure.error, OSError):
-            raise DatasetError(f"{out}: cannot write the dataset: {failure.error}") from None
+            why = reason(failure.error)
+            raise DatasetError(f"{out}: cannot write the dataset: {why}") from None
         raise failure.error from None
     result.written = not result.errors and bool(files)
     if result.written:

@@ -360,8 +360,7 @@ class DaskBackend:
                 self._client = distributed.Client(self._cluster, set_as_default=False)
             else:
                 _refused(scheduler)
-                self._client = distributed.Client(scheduler, timeout=timeout,
-                                                  set_as_default=False)
+                self._client = _remote_client(distributed, scheduler, timeout)
         except (OSError, TimeoutError, ValueError) as e:
             self.close()
             raise DriverError(f"cannot reach the Dask scheduler at {scheduler}: {e}") from None
@@ -415,6 +414,35 @@ class DaskBackend:
         if self._cluster is not None:
             self._cluster.close()
             self._cluster = None
+
+
+def _remote_client(distributed: Any, scheduler: str, timeout: float) -> Any:
+    """A client of the scheduler at ``scheduler``, or an :class:`OSError` or
+    :class:`TimeoutError` within about ``timeout`` seconds.
+
+    The client's own timeout does not bound its handshake: a server that takes the
+    connection but does not speak Dask (the dashboard's port, a web server) kept it
+    waiting for ever, or made it read a reply as a frame of exabytes (a MemoryError, and
+    the half-made client then blocked the exit for 40 s). So the handshake is first tried
+    alone, with a deadline."""
+    import asyncio
+
+    from distributed.comm.core import connect
+
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(connect(scheduler, timeout=timeout), timeout)
+        await comm.close()
+
+    try:
+        asyncio.run(handshake())
+    except TimeoutError:
+        raise TimeoutError(f"no answer as a Dask scheduler within {timeout:.0f} s (is it the "
+                           "scheduler's address, not the dashboard's?)") from None
+    except (OSError, ValueError):
+        raise
+    except Exception as e:  # noqa: BLE001 - whatever a stranger's answer makes of the reader
+        raise OSError(f"the answer is not a Dask scheduler's ({describe(e)})") from None
+    return distributed.Client(scheduler, timeout=timeout, set_as_default=False)
 
 
 def _refused(address: str) -> None:

@@ -120,7 +120,10 @@ def as_text(g: GameSummary, colour: bool = False) -> str:
     def paint(text: str, code: str) -> str:
         return f"{code}{text}{_RESET}" if colour else text
 
-    score = "-".join(map(str, g.score)) if g.score is not None else "score unknown"
+    if g.score is None:
+        score = "score unknown"
+    else:  # 1020-480, but 120 to -20 (not 120--20) when a team is below zero
+        score = (" to " if min(g.score) < 0 else "-").join(map(str, g.score))
     if g.persons:
         score = ", ".join(f"{printable(name)} {total}" for name, total in g.persons.items())
     state = paint("complete", "\x1b[32m") if g.complete else paint("incomplete", "\x1b[33m")

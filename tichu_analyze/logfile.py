@@ -11,7 +11,6 @@ line numbers.
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import os
 import re
@@ -24,7 +23,8 @@ from typing import IO, Any
 import msgspec
 from zstandard import ZstdError as _ZstdError
 
-from .atomicfile import atomic_writer
+from .atomicfile import atomic_writer, reason
+from .compressed import cut_at_line_end
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, widen
 from .replay import Replay
@@ -88,10 +88,9 @@ def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
 
         return gzip_reader(raw)
     if name.endswith(".zst"):
-        import zstandard
+        from .compressed import zstd_reader
 
-        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader)
+        return zstd_reader(raw)
     return raw
 
 
@@ -452,12 +451,12 @@ def replay_file(
             with open(path, "rb") as tch:
                 last = replay_tch(tch, tch_game_id(path), replay)
         except OSError as e:
-            raise LogError(f"{name}: cannot read: {e}") from e
+            raise LogError(f"{name}: cannot read: {reason(e)}") from e
     else:
         try:
             raw = open(path, "rb")  # noqa: SIM115 - closed below
         except OSError as e:
-            raise LogError(f"{name}: cannot read: {e}") from e
+            raise LogError(f"{name}: cannot read: {reason(e)}") from e
         with raw, _decompressed(path, raw) as f:
             tick = None if progress is None else (lambda: progress(raw.tell()))
             stream: Any = f
@@ -468,7 +467,12 @@ def replay_file(
             except (OSError, EOFError, zlib.error, _ZstdError) as e:
                 # reading or decompressing failed (visitors raise nothing of
                 # these: the dataset writer carries its own errors)
-                raise LogError(f"{name}: cannot read: {e}") from e
+                raise LogError(f"{name}: cannot read: {reason(e)}") from e
+            if cut_at_line_end(f):  # no cut line is L001 for it
+                last += 1
+                replay.problem(last, "L001", "the file ends inside its compressed data, "
+                               "before the end-of-stream marker: it was cut here, and what "
+                               "followed is lost")
     still_open = sum(1 for game in replay.games.values() if not game.ended)
     replay.finish(last)
     ids = tuple(replay.games) if start or end is not None else ()

@@ -329,8 +329,8 @@ def violation_list_html(rows: pl.DataFrame, total: int, who: str,
 def _overview_html(o: Overview, player: str | None) -> str:
     status = ", ".join(f"{n} {esc(s)}" for s, n in o.rounds_by_status.items())
     who = "" if player is None else f" played by {esc(player)}"
-    return (f'<ul id="overview"><li>{plural(o.files, "log file")}, {plural(o.games, "game")}'
-            f"{who} ({o.games_ended} played to the end)</li>"
+    return (f'<ul id="overview"><li>{plural(o.games, "game")}{who} ({o.games_ended} played '
+            f'to the end) from {plural(o.files, "log file")}</li>'
             f"<li>{o.rounds} rounds{who}: {status}</li>"
             f"<li>{o.players} players</li>"
             f"<li>{o.violations} violations{'' if player is None else ' by ' + esc(player)}"
@@ -630,8 +630,8 @@ def print_text(ds: Dataset, console: Console, player: str | None = None,
     console.print(Text.assemble(("Tichu report", "bold"), who, f": {clean(ds.path)}"))
     if filters is not None and filters.active:
         console.print(Text(f"Only the rounds {clean(filters.describe())}."))
-    console.print(Text(f"{plural(o.files, 'file')}, {plural(o.games, 'game')} "
-                       f"({o.games_ended} played to the end), {plural(o.rounds, 'round')} "
+    console.print(Text(f"{plural(o.games, 'game')} ({o.games_ended} played to the end) "
+                       f"from {plural(o.files, 'file')}, {plural(o.rounds, 'round')} "
                        f"({status}), {plural(o.players, 'player')}, "
                        f"{plural(o.violations, 'violation')}"))
     console.print(Text("Each cell: the statistic, then numerator/denominator; the column "

@@ -45,6 +45,7 @@ from .report import (
     toc_html,
     violation_list_html,
 )
+from .safetext import clean
 from .stats import Dataset, Filters
 
 MAX_GAMES = 300
@@ -454,7 +455,8 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
     """Write the report site into the directory ``out`` and return its index page.
 
     ``out`` is created; an existing directory must be empty or hold an earlier report
-    (an ``index.html``), which is replaced. The site is built in a temporary folder beside
+    (an ``index.html`` and the folders ``players``, ``games``, ``rounds``, nothing
+    else), which is replaced. The site is built in a temporary folder beside
     ``out`` and swapped in when complete: after an error or Ctrl-C, ``out`` is as it was
     (and the temporary folder removed; one left by a killed run is removed by the next).
     ``show_progress``: a progress bar by pages on stderr. :class:`DatasetError` for an
@@ -465,9 +467,8 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
     problem = not_a_folder(root)
     if problem is not None:
         raise DatasetError(problem)
-    if root.is_dir() and any(root.iterdir()) and not (root / "index.html").is_file():
-        raise DatasetError(f"{root}: exists and is not an empty directory nor an earlier "
-                           "report site (no index.html); choose a new directory")
+    if root.is_dir():
+        _check_replaceable(root)
     from .progress import count_bar
 
     dest = root.absolute()
@@ -485,6 +486,28 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return root / "index.html"
+
+
+SITE_ENTRIES = frozenset({"index.html", "players", "games", "rounds"})
+"""What a report site's folder holds: an existing folder is replaced only when it holds
+nothing else (a folder of other files with an index.html is not a site)."""
+
+
+def _check_replaceable(root: Path) -> None:
+    """:class:`DatasetError` unless the folder ``root`` is empty or an earlier site."""
+    entries = sorted(e.name for e in root.iterdir())
+    if not entries:
+        return
+    if "index.html" not in entries:
+        raise DatasetError(f"{root}: exists and is not an empty directory nor an earlier "
+                           "report site (no index.html); choose a new directory")
+    other = [name for name in entries if name not in SITE_ENTRIES]
+    if other:
+        shown = ", ".join(map(clean, other[:3])) + (f" and {len(other) - 3} more"
+                                                    if len(other) > 3 else "")
+        raise DatasetError(f"{clean(root, None)}: holds {shown}, which a report site does "
+                           "not: it is not an earlier report site, and is not replaced; choose "
+                           "a new directory")
 
 
 def _write_pages(ds: Dataset, root: Path, player: str | None, filters: Filters | None,

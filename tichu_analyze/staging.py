@@ -38,6 +38,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from .atomicfile import reason
 from .datasets import (
     DEFAULT_BATCH_ROWS,
     ROW_GROUP_ROWS,
@@ -254,7 +255,7 @@ def ingest_staged(
         try:
             staging.mkdir()
         except OSError as e:
-            raise DatasetError(f"{out}: cannot write the dataset: {e}") from None
+            raise DatasetError(f"{out}: cannot write the dataset: {reason(e)}") from None
         tasks = plan(list(files), on.workers, task_bytes=task_bytes, split_bytes=split_bytes)
         size = sum(file_sizes(files))
         buckets = min(1024, max(2 * on.workers, -(-size // BUCKET_BYTES)))
@@ -280,7 +281,7 @@ def ingest_staged(
             for part in parts:
                 writer.add_file(part.table, part.player, Path(part.path), part.rows)
         except OSError as e:
-            raise DatasetError(f"{out}: cannot write the dataset: {e}") from None
+            raise DatasetError(f"{out}: cannot write the dataset: {reason(e)}") from None
         writer.commit()
     except BaseException:
         writer.abort()

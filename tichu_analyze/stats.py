@@ -348,18 +348,19 @@ class Filters:
                                            self.until, self.game))
 
     def describe(self) -> str:
-        """The filters in words, for a report's header; empty when none."""
+        """The filters in words, after "Only the rounds" in a report's header; empty when
+        none."""
         parts = []
         if self.partner is not None:
             parts.append(f"with partner {self.partner}")
         if self.opponent is not None:
             parts.append(f"against {self.opponent}")
         if self.since is not None:
-            parts.append(f"games from {self.since:%Y-%m-%d %H:%M} UTC")
+            parts.append(f"of games from {self.since:%Y-%m-%d %H:%M} UTC")
         if self.until is not None:
-            parts.append(f"games until {self.until:%Y-%m-%d %H:%M} UTC")
+            parts.append(f"of games until {self.until:%Y-%m-%d %H:%M} UTC")
         if self.game is not None:
-            parts.append(f"game {self.game}")
+            parts.append(f"of game {self.game}")
         return "; ".join(parts)
 
 
