@@ -236,3 +236,20 @@ def test_convert_without_tch_files(tmp_path: Path) -> None:
     code, _, err = run("convert", str(WISH), "-o", str(tmp_path / "x.jsonl"))
     assert code == 2 and "no .tch files" in err
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_a_log_named_twice_is_read_once(tmp_path: Path) -> None:
+    """``check logs/ logs/day1/`` (or the same file twice) reads each file once: its
+    findings are not repeated and it is counted once."""
+    day = tmp_path / "logs" / "day1"
+    day.mkdir(parents=True)
+    log = day / "wish.jsonl"
+    log.write_bytes(WISH.read_bytes())
+    once = runner.invoke(app, ["check", str(log), "-f", "json"])
+    twice = runner.invoke(app, ["check", str(tmp_path / "logs"), str(day), str(log),
+                                str(day / ".." / "day1" / "wish.jsonl"), "-f", "json"])
+    assert once.exit_code == twice.exit_code == 1, twice.output
+    lines = [line for line in twice.stdout.splitlines() if line.startswith("{")]
+    assert lines == [line for line in once.stdout.splitlines() if line.startswith("{")]
+    assert len(lines) == 1
+    assert "1 file," in " ".join(twice.output.split())

@@ -25,11 +25,15 @@ WITH_ERROR = ROOT / "sample_logs" / "wish-ignored-phoenix-pair.jsonl"
 
 @pytest.fixture(scope="module")
 def many(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """A log with a finding, then the same simulated log many times: far more work than
-    the moment it takes to interrupt."""
-    big = tmp_path_factory.mktemp("interrupt") / "sim.jsonl"
+    """A log with a finding, then the same simulated log many times (as hard links: a file
+    named twice is read once): far more work than the moment it takes to interrupt."""
+    folder = tmp_path_factory.mktemp("interrupt")
+    big = folder / "sim.jsonl"
     write_log(simulate(30, 5), big)
-    return [str(WITH_ERROR), *[str(big)] * 60]
+    copies = [folder / f"sim-{n:02d}.jsonl" for n in range(60)]
+    for copy in copies:
+        os.link(big, copy)
+    return [str(WITH_ERROR), *map(str, copies)]
 
 
 def _interrupt(args: list[str], cwd: Path, ready: Callable[[str, str], bool]) -> tuple[int, str]:

@@ -364,7 +364,8 @@ def check(
     paths: Annotated[
         list[Path] | None,
         typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
-                       ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
+                       ".jsonl.gz, .jsonl.zst and .tch files); a file named twice is read "
+                       "once.", show_default=False),
     ] = None,
     output_format: Annotated[
         Format | None,

@@ -63,7 +63,8 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
 
     Raises :class:`LogError` for a path that does not exist. A link with a log's name
     whose target is gone is found too (reading it then fails), so that a log missing
-    from an archive is reported, not passed over.
+    from an archive is reported, not passed over. A file named twice (``logs/`` and
+    ``logs/2024/``, or ``a.jsonl ./a.jsonl``) is listed once, where it first comes.
     """
     found: list[Path] = []
     for p in paths:
@@ -77,7 +78,14 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
             found.append(path)
         else:
             raise LogError(f"{p}: no such file or directory")
-    return found
+    seen: set[str] = set()
+    unique: list[Path] = []
+    for f in found:  # (by the path as written, made absolute: no system call per file)
+        key = os.path.normpath(os.path.abspath(f))
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique
 
 
 def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
