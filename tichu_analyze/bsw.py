@@ -253,11 +253,12 @@ class TchLines:
         encoding = _encoding(head, final)
         cut = head.rfind(b"\n") + 1
         pending = head[cut:]  # the last line, maybe cut by the prefix's end
-        # the whole lines of the prefix, decoded at once
-        whole = head[: cut - 1]
-        if b"\r" in whole:  # (a quick scan; BSW writes no \r)
-            whole = whole.replace(b"\r\n", b"\n")
-        lines = whole.decode(encoding).split("\n") if cut else []
+        lines: list[str] = []
+        if cut:  # the whole lines of the prefix, decoded at once
+            whole = head[: cut - 1]
+            if b"\r" in whole:  # (a quick scan; BSW writes no \r)
+                whole = whole.replace(b"\r\n", b"\n")
+            lines = whole.decode(encoding).split("\n")
         self.count = len(lines)
         if final:
             more = f.read(1)  # (a stream may return less than asked before its end)
@@ -1017,7 +1018,8 @@ class _Converter:
         return self.out
 
     def follow_play(self) -> None:
-        """The Rundenverlauf, line by line (passes in turn, the most frequent, inline)."""
+        """The Rundenverlauf, line by line (passes in turn and plain plays, the most
+        frequent, inline; the others by :meth:`play` and :meth:`other`)."""
         rnd = self.rnd
         out = self.out
         passes = [Pass(game=self.game, seat=s) for s in range(4)]  # (frozen: shared)
