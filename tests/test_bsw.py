@@ -8,6 +8,7 @@ normalizes; and round trips of simulated games through ``write_tch``.
 
 from __future__ import annotations
 
+import io
 import re
 from collections import Counter
 from pathlib import Path
@@ -780,6 +781,31 @@ def test_tch_lines_split_count_and_decode() -> None:
     assert list(lines) == ["a"] and lines.count == 1
     lines = TchLines(b"")
     assert list(lines) == [] and lines.count == 0
+
+
+class _Trickle(io.RawIOBase):
+    """A stream that gives at most ``step`` bytes a read (a pipe, a socket)."""
+
+    def __init__(self, data: bytes, step: int) -> None:
+        self.data, self.step = data, step
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = min(self.step, len(buffer), len(self.data))
+        buffer[:n], self.data = self.data[:n], self.data[n:]
+        return n
+
+
+@pytest.mark.parametrize("step", [1, 7, 1000, 1 << 16])
+@pytest.mark.parametrize("data", [b"a\r\nb\n\nc", b"a\nb\n", b"x" * 70_000 + b"\ny\r\n"])
+def test_tch_lines_of_a_stream_that_gives_less_than_asked(data: bytes, step: int) -> None:
+    """A short first read is not the end of the file: every line comes, counted."""
+    whole = TchLines(data)
+    expected = list(whole)
+    lines = TchLines(_Trickle(data, step))  # type: ignore[arg-type]
+    assert list(lines) == expected and lines.count == whole.count
 
 
 def test_tch_lines_utf8_cut_by_the_prefix_stays_utf8() -> None:

@@ -267,7 +267,12 @@ class TchLines:
                     lines.append(_decode_line(pending, encoding))
                     self.count += 1
                 return iter(lines)
-            pending += more
+            if more == b"\n":  # the prefix's unfinished line ends just after it
+                lines.append(_decode_line(pending, encoding))
+                self.count += 1
+                pending = b""
+            else:
+                pending += more
         return self._rest(lines, pending, encoding)
 
     def _rest(self, lines: list[str], pending: bytes, encoding: str) -> Iterator[str | None]:
