@@ -208,14 +208,23 @@ PageOutputOption = Annotated[
                  "standard output without it).", show_default=False, metavar="FILE"),
 ]
 
-VariantOption = Annotated[
-    list[str] | None,
-    typer.Option("--variant", help="Apply a variant of rules.md section 9 (repeatable), "
+_VARIANT_HELP = ("Apply a variant of rules.md section 9 (repeatable), "
                  "in addition to those a log names in game_start.variants: "
                  "wish-penalty-200 (a wish violation gives the other team 200 points), "
                  "dog-can-be-bombed (a bomb may be played on the Dog), phoenix-in-bombs (the "
                  "Phoenix may complete a bomb), tientsin (six players), trichu (three players"
-                 " and a dummy). The publisher's rules apply otherwise.",
+                 " and a dummy). The publisher's rules apply otherwise.")
+
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option("--variant", help=_VARIANT_HELP, show_default=False, metavar="NAME"),
+]
+
+LogVariantOption = Annotated[
+    list[str] | None,
+    typer.Option("--variant", help=_VARIANT_HELP + " For logs only: a dataset holds its games "
+                 "as ingest replayed them, so --variant with a dataset is an error (it is "
+                 "not a filter).",
                  show_default=False, metavar="NAME"),
 ]
 
@@ -909,7 +918,7 @@ def plot(
     since: SinceOption = None,
     until: UntilOption = None,
     game: GameOption = None,
-    variant: VariantOption = None,
+    variant: LogVariantOption = None,
 ) -> None:
     """Draw one plot of a dataset (or of logs), as PNG, SVG or PDF."""
 
@@ -975,7 +984,7 @@ def report(
     since: SinceOption = None,
     until: UntilOption = None,
     game: GameOption = None,
-    variant: VariantOption = None,
+    variant: LogVariantOption = None,
 ) -> None:
     """Report statistics per player, partnership and game, as a page, a site or text.
 

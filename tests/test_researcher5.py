@@ -1,0 +1,61 @@
+"""What a Tichu player studying strategy from many games runs into (the fifth new-user
+trial): options that a dataset cannot honour, the words of the plots and the definitions
+of the statistics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tichu_analyze.cli import app
+from tichu_analyze.datasets import ingest
+from tichu_analyze.logfile import write_log
+from tichu_analyze.simulate import simulate
+
+ROOT = Path(__file__).parent.parent
+SAMPLES = ROOT / "sample_logs"
+
+runner = CliRunner()
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A dataset of 12 simulated four-player games among six players."""
+    folder = tmp_path_factory.mktemp("r5")
+    log = folder / "games.jsonl"
+    write_log(simulate(12, 5, players=6), log)
+    ingest([log], folder / "data")
+    return folder / "data"
+
+
+@pytest.mark.parametrize("command", [["report", "-f", "text"], ["plot", "-k", "calls", "-o"]])
+def test_variant_with_a_dataset_is_an_error_not_a_silent_no_op(
+        data: Path, tmp_path: Path, command: list[str]) -> None:
+    """``report data --variant tientsin`` reported every game, as if the option were a
+    filter that happened to keep everything: the dataset's games were replayed when they
+    were ingested, and the option did nothing. It is refused now, saying why."""
+    args = [command[0], str(data), *command[1:]]
+    if command[-1] == "-o":
+        args.append(str(tmp_path / "calls.png"))
+    result = runner.invoke(app, [*args, "--variant", "tientsin"])
+    assert result.exit_code == 2, result.output
+    assert (f"{data} is a dataset: --variant applies to logs only"
+            in flat(result.output)), result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "calls.png").exists()
+
+
+def test_variant_with_logs_still_applies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Logs given to ``report`` are ingested under the house rules given."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    log = SAMPLES / "wish-ignored.jsonl"
+    result = runner.invoke(app, ["report", str(log), "-f", "text", "--variant",
+                                 "wish-penalty-200"])
+    assert result.exit_code == 0, result.output
+    assert "W001" in result.output
