@@ -12,7 +12,9 @@ from typer.testing import CliRunner
 from tichu_analyze.cli import app
 from tichu_analyze.datasets import ingest
 from tichu_analyze.logfile import write_log
+from tichu_analyze.plots import PlotKind, plot
 from tichu_analyze.simulate import simulate
+from tichu_analyze.stats import Dataset
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -59,3 +61,19 @@ def test_variant_with_logs_still_applies(tmp_path: Path, monkeypatch: pytest.Mon
                                  "wish-penalty-200"])
     assert result.exit_code == 0, result.output
     assert "W001" in result.output
+
+
+def _busiest(ds: Dataset) -> str:
+    counts = ds.rounds.group_by("player").len().sort("len", "player", descending=True)
+    return str(counts.get_column("player")[0])
+
+
+def test_trend_of_one_player_does_not_claim_to_show_the_field(data: Path) -> None:
+    """``plot --kind trend --player X`` draws X alone, but its title said "X against the
+    rest of the field" as the plots that draw the field do."""
+    ds = Dataset.load(data)
+    name = _busiest(ds)
+    trend = plot(ds, PlotKind.TREND, player=name).get_suptitle()
+    assert name in trend and "rest of the field" not in trend
+    calls = plot(ds, PlotKind.CALLS, player=name).get_suptitle()
+    assert f"{name} against the rest of the field" in calls  # it does draw the field

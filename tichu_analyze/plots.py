@@ -757,8 +757,8 @@ def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None
     bottom.set_xlabel("the player's games, in the order they started (by ts, else "
                       "meta.date, else the dataset's order)")
     bottom.grid(alpha=0.3)
-    fig.suptitle(f"Trend: first-out rate and point margin over time{_who(player)}{note}",
-                 fontsize=12)
+    who = "" if player is None else f"\n{text(player, 40)}"  # drawn alone, not the field
+    fig.suptitle(f"Trend: first-out rate and point margin over time{who}{note}", fontsize=12)
     return fig
 
 
