@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
 import pytest
 from typer.testing import CliRunner
 
@@ -77,3 +78,23 @@ def test_trend_of_one_player_does_not_claim_to_show_the_field(data: Path) -> Non
     assert name in trend and "rest of the field" not in trend
     calls = plot(ds, PlotKind.CALLS, player=name).get_suptitle()
     assert f"{name} against the rest of the field" in calls  # it does draw the field
+
+
+def test_a_dragon_trick_given_to_the_partner_counts_as_the_definition_says(
+        tmp_path: Path) -> None:
+    """The definitions said "Dragon tricks the player gave to an opponent", but a gift
+    to the partner (G001, applied as recorded) is counted too, as datasets.md's
+    ``dragon_gifts_given`` says: the definition now says so."""
+    from tichu_analyze.stats import PLAYER_STATS, player_table
+
+    ingest([SAMPLES / "dragon-to-partner.jsonl"], tmp_path / "data")
+    ds = Dataset.load(tmp_path / "data")
+    gift = ds.rounds.filter(pl.col("dragon_gifts_given") > 0).row(0, named=True)
+    receiver = ds.rounds.filter(pl.col("dragon_gifts_received") > 0).row(0, named=True)
+    assert receiver["player"] == gift["partner"]  # the G001 of the sample
+    table = player_table(ds).rows
+    assert table[gift["player"]]["dragon_given"].numerator == 1
+    assert table[gift["partner"]]["dragon_received"].numerator == 1
+    docs = {d.key: d.doc for d in PLAYER_STATS}
+    assert "to a partner against the rules (G001), counted too" in docs["dragon_given"]
+    assert "by a partner against the rules (G001)" in docs["dragon_received"]

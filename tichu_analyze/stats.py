@@ -556,10 +556,12 @@ PLAYER_STATS: tuple[StatDef, ...] = (
             "bombs in the player's hand after the exchange", "Bombs"),
     StatDef("dragon_given", "Dragon tricks given per round", "scored rounds", StatKind.MEAN,
             pl.col("dragon_gifts_given").sum(), _rows,
-            "tricks won with the Dragon that the player gave to an opponent", "Dragon and wish"),
+            "tricks won with the Dragon that the player gave away: to an opponent, or to a "
+            "partner against the rules (G001), counted too", "Dragon and wish"),
     StatDef("dragon_received", "Dragon tricks received per round", "scored rounds", StatKind.MEAN,
             pl.col("dragon_gifts_received").sum(), _rows,
-            "Dragon tricks an opponent gave to the player", "Dragon and wish"),
+            "Dragon tricks given to the player: by an opponent, or by a partner against the "
+            "rules (G001), counted too", "Dragon and wish"),
     StatDef("wish_made", "Wish made", "rounds holding the Mahjong", StatKind.PERCENT,
             pl.col("wish_made").is_not_null().sum(), pl.col("hx_mahjong").fill_null(False).sum(),
             "rounds the player wished for a rank, of the rounds the player held the Mahjong "
