@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.datasets import ingest
+from tichu_analyze.datasets import ingest, scan
 from tichu_analyze.logfile import write_log
 from tichu_analyze.plots import PlotKind, plot
 from tichu_analyze.simulate import simulate
@@ -98,3 +98,26 @@ def test_a_dragon_trick_given_to_the_partner_counts_as_the_definition_says(
     docs = {d.key: d.doc for d in PLAYER_STATS}
     assert "to a partner against the rules (G001), counted too" in docs["dragon_given"]
     assert "by a partner against the rules (G001)" in docs["dragon_received"]
+
+
+def test_the_trichu_dummys_own_facts_are_in_no_persons_row(tmp_path: Path) -> None:
+    """As docs/reports.md now says: the Dragon tricks (and bombs, calls, ...) of the
+    dummy's hand are not the solo player's, though the solo player decided them; they
+    stay in the dummy's rows (``role = 'dummy'``, ``played_by`` the solo player)."""
+    from tichu_analyze.stats import player_table
+
+    log = tmp_path / "three.jsonl"
+    write_log(simulate(10, 4, variants=["trichu"]), log)
+    ingest([log], tmp_path / "data")
+    ds = Dataset.load(tmp_path / "data")
+    assert ds.rounds.filter(pl.col("role") == "dummy").is_empty()  # persons only
+    scored = scan(tmp_path / "data", "rounds").filter(pl.col("status") == "scored").collect()
+    own = dict(scored.group_by("player").agg(pl.col("dragon_gifts_given").sum()).iter_rows())
+    dummy = dict(scored.filter(pl.col("role") == "dummy").group_by("played_by")
+                 .agg(pl.col("dragon_gifts_given").sum()).iter_rows())
+    assert sum(dummy.values()) > 0
+    table = player_table(ds).rows
+    assert "Tisch" not in table
+    for person in dummy:
+        assert table[person]["dragon_given"].numerator == own[person]
+    assert "dummy's hand itself" in (ROOT / "docs" / "reports.md").read_text()
