@@ -121,3 +121,16 @@ def test_the_trichu_dummys_own_facts_are_in_no_persons_row(tmp_path: Path) -> No
     for person in dummy:
         assert table[person]["dragon_given"].numerator == own[person]
     assert "dummy's hand itself" in (ROOT / "docs" / "reports.md").read_text()
+
+
+def test_the_library_docs_name_where_the_dummys_rows_are(tmp_path: Path) -> None:
+    """``Dataset.load(...).rounds`` has no dummy rows, as docs/reports.md now says, and
+    ``seat_rows`` has them all, as ``scan`` reads them."""
+    log = tmp_path / "three.jsonl"
+    write_log(simulate(1, 4, variants=["trichu"]), log)
+    ingest([log], tmp_path / "data")
+    ds = Dataset.load(tmp_path / "data")
+    every = scan(tmp_path / "data", "rounds").collect()
+    assert ds.seat_rows.height == every.height == ds.rounds.height * 4 // 3
+    assert ds.lrounds.collect().height == ds.rounds.height
+    assert "`ds.seat_rows` (lazily `ds.lseats`)" in (ROOT / "docs" / "reports.md").read_text()
