@@ -134,3 +134,23 @@ def test_the_library_docs_name_where_the_dummys_rows_are(tmp_path: Path) -> None
     assert ds.seat_rows.height == every.height == ds.rounds.height * 4 // 3
     assert ds.lrounds.collect().height == ds.rounds.height
     assert "`ds.seat_rows` (lazily `ds.lseats`)" in (ROOT / "docs" / "reports.md").read_text()
+
+
+def test_moves_after_a_fatal_diagnostic_have_rows_not_applied(tmp_path: Path) -> None:
+    """datasets.md said the events of a round after its fatal diagnostic "have no row";
+    they have one (``replay`` shows them), not applied, without codes or combination.
+    A round the replay did not open (round_start out of sequence) gives no row."""
+    ingest([SAMPLES / "card-not-held.jsonl"], tmp_path / "data")
+    plays = scan(tmp_path / "data", "plays").filter(pl.col("round") == 1).sort("line").collect()
+    assert plays["line"].to_list() == [9, 10, 11, 12]
+    assert plays["codes"].to_list() == [["P001"], [], [], []]
+    assert not plays["applied"].any()
+    assert plays["combo"].is_null().all() and plays["cards_left"].is_null().all()
+    assert plays["trick"].is_null().all()  # no lead before the fatal play
+    log = tmp_path / "drift.jsonl"
+    log.write_text((SAMPLES / "wish-ignored.jsonl").read_text().replace(
+        '"type":"round_start","game":"g1","round":1', '"type":"round_start","game":"g1","round":3'))
+    ingest([log], tmp_path / "drift")
+    assert scan(tmp_path / "drift", "plays").collect().is_empty()
+    doc = flat((ROOT / "docs" / "datasets.md").read_text())
+    assert "are not applied nor checked, but have a row" in doc
