@@ -154,3 +154,23 @@ def test_moves_after_a_fatal_diagnostic_have_rows_not_applied(tmp_path: Path) ->
     assert scan(tmp_path / "drift", "plays").collect().is_empty()
     doc = flat((ROOT / "docs" / "datasets.md").read_text())
     assert "are not applied nor checked, but have a row" in doc
+
+
+def test_a_players_list_of_bombs_marks_those_played_at_the_dummys_seat(tmp_path: Path) -> None:
+    """Eli's page listed 5 bombs played while its "Bombs played per round" said 3: two
+    were the dummy's, which Eli played solo (the list counts them, as moves of the solo
+    player; the statistics count the player's own seat). The list now says which."""
+    from tichu_analyze.site import write_site
+    from tichu_analyze.stats import Filters, apply_filters
+
+    log = tmp_path / "three.jsonl"
+    write_log(simulate(2, 4, variants=["trichu"]), log)
+    ingest([log], tmp_path / "data")
+    ds = Dataset.load(tmp_path / "data")
+    bomb = ds.plays.filter(pl.col("bomb") & (pl.col("player") != pl.col("played_by"))).collect()
+    assert bomb.height == 1  # sim-4-2 round 9: the dummy's four 10s, played by its solo player
+    solo, game = bomb["played_by"][0], bomb["game"][0]
+    write_site(apply_filters(ds, Filters(game=game)), tmp_path / "site")
+    pages = [p.read_text() for p in (tmp_path / "site" / "players").glob("*.html")]
+    page = next(p for p in pages if f"<title>Tichu report: {solo}" in p)
+    assert "10j 10s 10p 10r in trick" in page and "(at the dummy's seat, Tisch)" in page
