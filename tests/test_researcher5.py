@@ -174,3 +174,25 @@ def test_a_players_list_of_bombs_marks_those_played_at_the_dummys_seat(tmp_path:
     pages = [p.read_text() for p in (tmp_path / "site" / "players").glob("*.html")]
     page = next(p for p in pages if f"<title>Tichu report: {solo}" in p)
     assert "10j 10s 10p 10r in trick" in page and "(at the dummy's seat, Tisch)" in page
+
+
+def test_a_player_absent_from_the_rounds_kept_is_not_said_to_be_absent_from_the_data(
+        data: Path, tmp_path: Path) -> None:
+    """``--player Hana --game G`` where Hana did not play G said "no player 'Hana' in
+    data; the players are: (G's four)", though Hana is in the dataset. It says now that
+    Hana played none of the rounds the filters keep, and who did."""
+    ds = Dataset.load(data)
+    rows = ds.rounds.select("game", "player")
+    name = _busiest(ds)
+    game = str(rows.filter(~pl.col("game").is_in(
+        rows.filter(pl.col("player") == name).get_column("game").implode()))["game"][0])
+    for args in (["report", str(data), "-f", "text"],
+                 ["plot", str(data), "-k", "calls", "-o", str(tmp_path / "x.png")]):
+        result = runner.invoke(app, [*args, "-p", name, "-g", game])
+        assert result.exit_code == 2, result.output
+        out = flat(result.output)
+        assert f"{name!r} played none of the rounds that match the filters (of game {game})" \
+            in out, out
+        assert "no player" not in out
+    result = runner.invoke(app, ["report", str(data), "-f", "text", "-p", "Nobody"])
+    assert result.exit_code == 2 and "no player 'Nobody' in" in flat(result.output)

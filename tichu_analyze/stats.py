@@ -248,10 +248,8 @@ class Dataset:
         opponent may be)."""
         if player is None or player in set(self.seat_names if seat else self.players):
             return
-        names = self.players
-        shown = ", ".join(repr(p) for p in names[:30])
-        more = f" and {len(names) - 30} more" if len(names) > 30 else ""
-        raise DatasetError(f"no player {player!r} in {self.path}; the players are: {shown}{more}")
+        raise DatasetError(f"no player {player!r} in {self.path}; the players are: "
+                           + _some_names(self.players))
 
     @cached_property
     def scored(self) -> pl.DataFrame:
@@ -364,6 +362,12 @@ class Filters:
         return "; ".join(parts)
 
 
+def _some_names(names: list[str], most: int = 30) -> str:
+    """The first ``most`` of ``names``, quoted, and how many more there are."""
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(repr(p) for p in names[:most]) + more
+
+
 def apply_filters(ds: Dataset, f: Filters) -> Dataset:
     """``ds`` restricted to the rounds ``f`` selects (the games, violations and moves of
     those rounds); :class:`DatasetError` when a name is unknown or nothing is left."""
@@ -399,6 +403,12 @@ def apply_filters(ds: Dataset, f: Filters) -> Dataset:
     if keys.is_empty():
         raise DatasetError(f"{ds.path}: no rounds match the filters ({f.describe()})")
     on = ["file", "game", "round"]
+    if f.player is not None and mine.join(keys, on=on, how="semi").is_empty():
+        there = sorted(collect(ds.lrounds.join(keys.lazy(), on=on, how="semi").select(
+            pl.col("player").drop_nulls().unique())).get_column("player").to_list())
+        raise DatasetError(f"{ds.path}: {f.player!r} played none of the rounds that match "
+                           f"the filters ({f.describe()}); their players are: "
+                           + _some_names(there))
     games = keys.select("file", "game").unique()
     v = ds.violations.join(games, on=["file", "game"], how="semi")
     v = pl.concat([v.filter(pl.col("round").is_null()),
