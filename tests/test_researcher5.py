@@ -196,3 +196,24 @@ def test_a_player_absent_from_the_rounds_kept_is_not_said_to_be_absent_from_the_
         assert "no player" not in out
     result = runner.invoke(app, ["report", str(data), "-f", "text", "-p", "Nobody"])
     assert result.exit_code == 2 and "no player 'Nobody' in" in flat(result.output)
+
+
+def test_the_expected_value_tables_name_the_hands_of_the_form_played(
+        tmp_path: Path, data: Path) -> None:
+    """Their notes said "the 14 cards after the exchange" and "the first 8 cards" of a
+    dataset of tientsin games, whose hands are 9 or 10 cards and the first 6."""
+    from tichu_analyze.stats import call_expected_value
+
+    log = tmp_path / "six.jsonl"
+    write_log(simulate(1, 3, variants=["tientsin"]), log)
+    ingest([log], tmp_path / "six")
+    six = Dataset.load(tmp_path / "six")
+    tichu, grand = (call_expected_value(six, c).note for c in ("tichu", "grand_tichu"))
+    assert "strength of the 9 or 10 cards after the exchange (hx_strength)" in tichu
+    assert "strength of the first 6 cards (h8_strength)" in grand
+    assert "14 cards" not in tichu and "8 cards" not in grand
+    four = call_expected_value(Dataset.load(data), "tichu").note
+    assert "strength of the 14 cards after the exchange (hx_strength)," in four
+    ingest([log, data.parent / "games.jsonl"], tmp_path / "both")
+    both = call_expected_value(Dataset.load(tmp_path / "both"), "grand_tichu").note
+    assert "first 8 cards (h8_strength; the first 6 cards in tientsin)" in both

@@ -951,12 +951,16 @@ def call_expected_value(ds: Dataset, call: str, player: str | None = None) -> Gr
                 if with_call.value is not None and without.value is not None else None)
         rows.append((band, [with_call, without, diff]))
     who = "the field" if player is None else player
+    found = frame_forms(frame)  # the hands' sizes as the rows' form of the game has them
+    hand, also = ("first 8 cards" if grand else "14 cards after the exchange"), ""
+    if "tientsin" in found:  # six players: 6 cards, then 9 or 10 (rules.md 9.2)
+        six = "first 6 cards" if grand else "9 or 10 cards after the exchange"
+        hand, also = (six, "") if len(found) == 1 else (hand, f"; the {six} in tientsin")
     return Grid(
         f"ev-{'grand' if grand else 'tichu'}",
         f"Expected value of {name} calls ({who})",
         f"Point margin per scored round (team round score minus the opponents') by the "
-        f"strength of the {'first 8 cards' if grand else '14 cards after the exchange'} "
-        f"({column}), when the player called {name} and when "
+        f"strength of the {hand} ({column}{also}), when the player called {name} and when "
         + ("the player made no call." if not grand else "the player called no Grand Tichu."),
         f"{column}",
         (Column(f"with a {name} call", "average margin over the calls"),
