@@ -217,3 +217,23 @@ def test_the_expected_value_tables_name_the_hands_of_the_form_played(
     ingest([log, data.parent / "games.jsonl"], tmp_path / "both")
     both = call_expected_value(Dataset.load(tmp_path / "both"), "grand_tichu").note
     assert "first 8 cards (h8_strength; the first 6 cards in tientsin)" in both
+
+
+def test_the_exchange_plot_of_tientsin_says_the_cards_go_to_two_partners(
+        tmp_path: Path, data: Path) -> None:
+    """Its legend said "to the partner" and "to the opponents (left and right): 0 cards"
+    of six-player games, where each seat gives a card to each of its two partners."""
+    log = tmp_path / "six.jsonl"
+    write_log(simulate(1, 3, variants=["tientsin"]), log)
+    ingest([log], tmp_path / "six")
+
+    def legend(ds: Dataset) -> list[str]:
+        fig = plot(ds, PlotKind.EXCHANGE)
+        return [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+
+    six = legend(Dataset.load(tmp_path / "six"))
+    assert six[0].startswith("to the two partners: ")
+    assert six[1] == "to the opponents (none in tientsin): 0 cards"
+    four = legend(Dataset.load(data))
+    assert four[0].startswith("to the partner: ")
+    assert four[1].startswith("to the opponents (left and right): ")

@@ -682,9 +682,14 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
     fig, (ax,) = _new_figure(11, 5.2)
     xs = list(range(len(RANK_ORDER)))
     w = 0.4
-    for off, cards, label, color in ((-w / 2, partner, "to the partner", "#009E73"),
-                                     (w / 2, opponents, "to the opponents (left and right)",
-                                      "#D55E00")):
+    form = _form(frame)  # tientsin: to the two partners, none to the opponents
+    to_partner = _by_form(form, "to the partner", "to the two partners",
+                          "to the partner (the two partners in tientsin)")
+    to_opponents = _by_form(form, "to the opponents (left and right)",
+                            "to the opponents (none in tientsin)",
+                            "to the opponents (left and right; none in tientsin)")
+    for off, cards, label, color in ((-w / 2, partner, to_partner, "#009E73"),
+                                     (w / 2, opponents, to_opponents, "#D55E00")):
         n = sum(cards.values())
         hs = [_pct(cards[r], n) for r in RANK_ORDER]
         ax.bar([x + off for x in xs], hs, w, color=color, label=f"{label}: {n} cards")
