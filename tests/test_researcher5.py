@@ -237,3 +237,26 @@ def test_the_exchange_plot_of_tientsin_says_the_cards_go_to_two_partners(
     four = legend(Dataset.load(data))
     assert four[0].startswith("to the partner: ")
     assert four[1].startswith("to the opponents (left and right): ")
+
+
+def test_calls_are_expected_against_hands_of_their_own_form_of_the_game(
+        tmp_path: Path, data: Path) -> None:
+    """The calibration table's expected share pooled every form's hands in a band: a
+    tientsin caller (one of six goes out first) was measured against four-player hands
+    (one of four) and the reverse. Each call is now measured against its own form's."""
+    from tichu_analyze.stats import TICHU_BINS, _band, calibration_table
+
+    log = tmp_path / "six.jsonl"
+    write_log(simulate(4, 3, variants=["tientsin"]), log)
+    ingest([log, data.parent / "games.jsonl"], tmp_path / "both")
+    ds = Dataset.load(tmp_path / "both")
+    r = ds.scored.with_columns(_band("hx_strength", TICHU_BINS).alias("b"),
+                               (pl.col("partners").list.len() == 2).alias("six"))
+    base = r.group_by("six", "b").agg(pl.col("first_out").cast(pl.Float64).mean().alias("p"))
+    calls = r.filter(pl.col("call") == "tichu").join(base, on=["six", "b"])
+    expected = dict(calls.group_by("player").agg(pl.col("p").sum()).iter_rows())
+    table = dict(calibration_table(ds).rows)
+    assert expected
+    for name, value in expected.items():
+        assert table[name][1].numerator == round(value, 1), name  # type: ignore[union-attr]
+    assert "the same form of the game" in calibration_table(ds).note

@@ -972,12 +972,16 @@ def call_expected_value(ds: Dataset, call: str, player: str | None = None) -> Gr
 def calibration_table(ds: Dataset, player: str | None = None) -> Grid:
     """Per player: Tichu and Grand Tichu calls made, against the share an average hand of
     the same strength goes out first (the field's first-out rate in the call's band)."""
+    # the base rate of a band is that of the hands of the same form of the game: one of
+    # six goes out first in tientsin, one of four otherwise
     s = ds.lscored.with_columns(_band("hx_strength", TICHU_BINS).alias("tband"),
-                               _band("h8_strength", GRAND_BINS).alias("gband"))
+                               _band("h8_strength", GRAND_BINS).alias("gband"),
+                               _FORM.alias("form"))
     fo = pl.col("first_out").fill_null(False).cast(pl.Float64)
-    base_t = collect(s.group_by("tband").agg(fo.mean().alias("base_t"))).lazy()
-    base_g = collect(s.group_by("gband").agg(fo.mean().alias("base_g"))).lazy()
-    s = s.join(base_t, on="tband", how="left").join(base_g, on="gband", how="left")
+    base_t = collect(s.group_by("form", "tband").agg(fo.mean().alias("base_t"))).lazy()
+    base_g = collect(s.group_by("form", "gband").agg(fo.mean().alias("base_g"))).lazy()
+    s = (s.join(base_t, on=["form", "tband"], how="left")
+         .join(base_g, on=["form", "gband"], how="left"))
     s = focus(s, player)
     agg = s.group_by("group").agg(
         pl.len().alias("rounds"),
@@ -1001,7 +1005,8 @@ def calibration_table(ds: Dataset, player: str | None = None) -> Grid:
         "calibration", "Call calibration",
         "Calls made against calls expected: the expected share is, for each call, the share "
         "of all scored hands of the same strength band (hx_strength for Tichu, h8_strength "
-        "for Grand Tichu, whoever held them) that went out first, averaged over the calls. "
+        "for Grand Tichu, whoever held them) and of the same form of the game (four "
+        "players, tientsin, trichu) that went out first, averaged over the calls. "
         "Making more than expected means calling well; fewer, calling too eagerly.",
         "player",
         (Column("Tichu made", "% of Tichu calls"),
