@@ -260,3 +260,18 @@ def test_calls_are_expected_against_hands_of_their_own_form_of_the_game(
     for name, value in expected.items():
         assert table[name][1].numerator == round(value, 1), name  # type: ignore[union-attr]
     assert "the same form of the game" in calibration_table(ds).note
+
+
+def test_a_since_with_an_offset_is_shown_in_utc(data: Path) -> None:
+    """``--since 2023-11-20T10:00+02:00`` filtered from 08:00 UTC (right) but the report
+    said "of games from 2023-11-20 10:00 UTC": the local time, labelled UTC."""
+    from tichu_analyze.stats import Filters, parse_when
+
+    f = Filters(since=parse_when("2023-11-20T10:00+02:00"),
+                until=parse_when("2023-11-21T01:30-05:00"))
+    assert f.describe() == ("of games from 2023-11-20 08:00 UTC; "
+                            "of games until 2023-11-21 06:30 UTC")
+    result = runner.invoke(app, ["report", str(data), "-f", "text", "--since",
+                                 "2000-01-01T03:00+03:00"])
+    assert result.exit_code == 0, result.output
+    assert "Only the rounds of games from 2000-01-01 00:00 UTC." in flat(result.output)

@@ -353,10 +353,10 @@ class Filters:
             parts.append(f"with partner {self.partner}")
         if self.opponent is not None:
             parts.append(f"against {self.opponent}")
-        if self.since is not None:
-            parts.append(f"of games from {self.since:%Y-%m-%d %H:%M} UTC")
+        if self.since is not None:  # (a time with an offset is shown in UTC)
+            parts.append(f"of games from {self.since.astimezone(UTC):%Y-%m-%d %H:%M} UTC")
         if self.until is not None:
-            parts.append(f"of games until {self.until:%Y-%m-%d %H:%M} UTC")
+            parts.append(f"of games until {self.until.astimezone(UTC):%Y-%m-%d %H:%M} UTC")
         if self.game is not None:
             parts.append(f"of game {self.game}")
         return "; ".join(parts)
