@@ -275,3 +275,11 @@ def test_a_since_with_an_offset_is_shown_in_utc(data: Path) -> None:
                                  "2000-01-01T03:00+03:00"])
     assert result.exit_code == 0, result.output
     assert "Only the rounds of games from 2000-01-01 00:00 UTC." in flat(result.output)
+
+
+@pytest.mark.parametrize("day", ["2023-11-14", "20231114"])
+def test_until_a_day_in_either_iso_form_runs_to_its_end(data: Path, day: str) -> None:
+    """``--until 20231114`` (ISO's basic form, which the option accepts) stopped at the
+    day's first minute, while ``--until 2023-11-14`` runs to its end."""
+    result = runner.invoke(app, ["report", str(data), "-f", "text", "--until", day])
+    assert "of games until 2023-11-14 23:59 UTC" in flat(result.output), result.output

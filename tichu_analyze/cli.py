@@ -883,12 +883,23 @@ def _filters(player: str | None, partner: str | None, opponent: str | None,
         except ValueError:
             raise fail(f"{option} {value!r}: not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)") \
                 from None
-        if end and len(value.strip()) == 10:  # a day: up to its end
+        if end and _is_day(value):  # a day (2025-01-31, 20250131, ...): up to its end
             t = t.replace(hour=23, minute=59, second=59)
         return t
 
     return Filters(player, partner, opponent, when("--since", since),
                    when("--until", until, end=True), game)
+
+
+def _is_day(value: str) -> bool:
+    """Whether an ISO ``--until`` value names a day, without a time."""
+    from datetime import date
+
+    try:
+        date.fromisoformat(value.strip())
+    except ValueError:
+        return False
+    return True
 
 
 def _load(inputs: list[Path], filters: Filters, variants: frozenset[str] = frozenset(),
