@@ -283,3 +283,17 @@ def test_until_a_day_in_either_iso_form_runs_to_its_end(data: Path, day: str) ->
     day's first minute, while ``--until 2023-11-14`` runs to its end."""
     result = runner.invoke(app, ["report", str(data), "-f", "text", "--until", day])
     assert "of games until 2023-11-14 23:59 UTC" in flat(result.output), result.output
+
+
+def test_a_text_report_of_logs_names_the_logs_not_only_the_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: Path) -> None:
+    """``report game.tch -f text`` was titled "Tichu report: ~/.cache/tichu-analyze/
+    datasets/2873eb98...": the logs given are named now, the cache after them."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    log = SAMPLES / "wish-ignored.jsonl"
+    result = runner.invoke(app, ["report", str(log), "-f", "text"])
+    assert result.exit_code == 0, result.output
+    assert f"Tichu report: {log} (cached in " in flat(result.output), result.output
+    result = runner.invoke(app, ["report", str(data), "-f", "text"])
+    assert flat(result.output).startswith(f"Tichu report: {data} "), result.output
+    assert "cached in" not in result.output

@@ -1024,6 +1024,7 @@ def report(
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))
+        source = None if inputs == [ds.path] else " ".join(map(str, inputs))  # logs
         if output_format is ReportFormat.HTML:
             assert output is not None
             if _is_site(output):
@@ -1036,14 +1037,15 @@ def report(
             write_html(ds, output, player, filters)
         elif output is None:
             try:
-                print_text(ds, _Stdout(), player, filters)
+                print_text(ds, _Stdout(), player, filters, source)
                 sys.stdout.flush()
             except BrokenPipeError:  # ... | head: the reader has what it wanted
                 _quiet_stop()
                 return
         else:
             with atomic_writer(output) as f:
-                print_text(ds, Console(file=f, width=160, no_color=True), player, filters)
+                print_text(ds, Console(file=f, width=160, no_color=True), player, filters,
+                           source)
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 
