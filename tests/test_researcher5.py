@@ -297,3 +297,26 @@ def test_a_text_report_of_logs_names_the_logs_not_only_the_cache(
     result = runner.invoke(app, ["report", str(data), "-f", "text"])
     assert flat(result.output).startswith(f"Tichu report: {data} "), result.output
     assert "cached in" not in result.output
+
+
+def test_the_trichu_example_of_datasets_md_runs_and_gives_person_score(tmp_path: Path) -> None:
+    """The example lacked its imports (``tichu_analyze.datasets``, ``pl``) and grouped by
+    game without the file (two files may use one game id); run as written, it gives
+    ``games.person_score``."""
+    import re
+
+    log = tmp_path / "three.jsonl"
+    write_log(simulate(2, 4, variants=["trichu"]), log)
+    ingest([log], tmp_path / "data")
+    doc = (ROOT / "docs" / "datasets.md").read_text()
+    code = next(b for b in re.findall(r"```python\n(.*?)```", doc, re.S) if "persons" in b)
+    lines = code.strip().splitlines()
+    lines[-1] = "result = " + lines[-1].split("#")[0]
+    scope: dict[str, object] = {}
+    exec("\n".join(lines).replace('"data"', repr(str(tmp_path / "data"))), scope)
+    result = scope["result"]
+    assert isinstance(result, pl.DataFrame)
+    games = scan(tmp_path / "data", "games").collect()
+    joined = result.join(games, on=["file", "game", "player"])
+    assert joined.height == games.height == 6
+    assert (joined["team_score"] == joined["person_score"]).all()
