@@ -320,3 +320,19 @@ def test_the_trichu_example_of_datasets_md_runs_and_gives_person_score(tmp_path:
     joined = result.join(games, on=["file", "game", "player"])
     assert joined.height == games.height == 6
     assert (joined["team_score"] == joined["person_score"]).all()
+
+
+def test_simulate_players_help_says_the_pool_serves_every_form(tmp_path: Path) -> None:
+    """``--players`` said "each game's four players"; a tientsin game draws six from the
+    pool, and trichu three persons (the pool needs 4, or 6 in tientsin)."""
+    import json
+
+    out = tmp_path / "six.jsonl"
+    result = runner.invoke(app, ["simulate", "-n", "1", "--variant", "tientsin", "--players",
+                                 "12", "-o", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    start = json.loads(out.read_text().splitlines()[0])
+    assert len(set(start["players"])) == 6
+    assert all(p.startswith("player-000") for p in start["players"])
+    text = flat(runner.invoke(app, ["simulate", "--help"]).output.replace("\u2502", " "))
+    assert "six in tientsin, three persons in trichu" in text

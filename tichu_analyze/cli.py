@@ -684,9 +684,10 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the "
                                       "same file, byte for byte.")] = 0,
     players: Annotated[
-        int | None, typer.Option("--players", min=4, help="Draw each game's four players from "
-                                 "a pool of this many (player-00001, ...), as in an archive "
-                                 "with many players.", show_default=False),
+        int | None, typer.Option("--players", min=4, help="Draw each game's players (four; six "
+                                 "in tientsin, three persons in trichu) from a pool of this "
+                                 "many (player-00001, ...; at least 4, 6 in tientsin), as in "
+                                 "an archive with many players.", show_default=False),
     ] = None,
     variant: Annotated[
         list[str] | None, typer.Option("--variant", help="Play a variant of rules.md section 9 "
