@@ -336,3 +336,21 @@ def test_simulate_players_help_says_the_pool_serves_every_form(tmp_path: Path) -
     assert all(p.startswith("player-000") for p in start["players"])
     text = flat(runner.invoke(app, ["simulate", "--help"]).output.replace("\u2502", " "))
     assert "six in tientsin, three persons in trichu" in text
+
+
+def test_the_exchange_table_counts_an_unfinished_rounds_exchange(tmp_path: Path) -> None:
+    """As docs/reports.md now says (it said every depth table counts scored rounds): a
+    round cut after its exchange is in the exchange table and plot."""
+    from tichu_analyze.stats import exchange_table
+
+    log = tmp_path / "cut.jsonl"
+    log.write_text("".join((SAMPLES / "wish-ignored.jsonl").read_text()
+                           .splitlines(keepends=True)[:12]))
+    ingest([log], tmp_path / "data")
+    ds = Dataset.load(tmp_path / "data")
+    assert ds.scored.is_empty()
+    cells = dict(exchange_table(ds).rows)
+    assert cells and all(row[0].denominator == 1 for row in cells.values())  # type: ignore[union-attr]
+    plot(ds, PlotKind.EXCHANGE)  # drawn, where the other plots have no scored round
+    assert "every\nround whose exchange completed, scored or not" in (
+        ROOT / "docs" / "reports.md").read_text()
