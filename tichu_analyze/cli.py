@@ -208,14 +208,23 @@ PageOutputOption = Annotated[
                  "standard output without it).", show_default=False, metavar="FILE"),
 ]
 
-VariantOption = Annotated[
-    list[str] | None,
-    typer.Option("--variant", help="Apply a variant of rules.md section 9 (repeatable), "
+_VARIANT_HELP = ("Apply a variant of rules.md section 9 (repeatable), "
                  "in addition to those a log names in game_start.variants: "
                  "wish-penalty-200 (a wish violation gives the other team 200 points), "
                  "dog-can-be-bombed (a bomb may be played on the Dog), phoenix-in-bombs (the "
                  "Phoenix may complete a bomb), tientsin (six players), trichu (three players"
-                 " and a dummy). The publisher's rules apply otherwise.",
+                 " and a dummy). The publisher's rules apply otherwise.")
+
+VariantOption = Annotated[
+    list[str] | None,
+    typer.Option("--variant", help=_VARIANT_HELP, show_default=False, metavar="NAME"),
+]
+
+LogVariantOption = Annotated[
+    list[str] | None,
+    typer.Option("--variant", help=_VARIANT_HELP + " For logs only: a dataset holds its games "
+                 "as ingest replayed them, so --variant with a dataset is an error (it is "
+                 "not a filter).",
                  show_default=False, metavar="NAME"),
 ]
 
@@ -676,9 +685,10 @@ def simulate(
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the "
                                       "same file, byte for byte.")] = 0,
     players: Annotated[
-        int | None, typer.Option("--players", min=4, help="Draw each game's four players from "
-                                 "a pool of this many (player-00001, ...), as in an archive "
-                                 "with many players.", show_default=False),
+        int | None, typer.Option("--players", min=4, help="Draw each game's players (four; six "
+                                 "in tientsin, three persons in trichu) from a pool of this "
+                                 "many (player-00001, ...; at least 4, 6 in tientsin), as in "
+                                 "an archive with many players.", show_default=False),
     ] = None,
     variant: Annotated[
         list[str] | None, typer.Option("--variant", help="Play a variant of rules.md section 9 "
@@ -875,12 +885,23 @@ def _filters(player: str | None, partner: str | None, opponent: str | None,
         except ValueError:
             raise fail(f"{option} {value!r}: not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)") \
                 from None
-        if end and len(value.strip()) == 10:  # a day: up to its end
+        if end and _is_day(value):  # a day (2025-01-31, 20250131, ...): up to its end
             t = t.replace(hour=23, minute=59, second=59)
         return t
 
     return Filters(player, partner, opponent, when("--since", since),
                    when("--until", until, end=True), game)
+
+
+def _is_day(value: str) -> bool:
+    """Whether an ISO ``--until`` value names a day, without a time."""
+    from datetime import date
+
+    try:
+        date.fromisoformat(value.strip())
+    except ValueError:
+        return False
+    return True
 
 
 def _load(inputs: list[Path], filters: Filters, variants: frozenset[str] = frozenset(),
@@ -910,7 +931,7 @@ def plot(
     since: SinceOption = None,
     until: UntilOption = None,
     game: GameOption = None,
-    variant: VariantOption = None,
+    variant: LogVariantOption = None,
 ) -> None:
     """Draw one plot of a dataset (or of logs), as PNG, SVG or PDF."""
 
@@ -976,7 +997,7 @@ def report(
     since: SinceOption = None,
     until: UntilOption = None,
     game: GameOption = None,
-    variant: VariantOption = None,
+    variant: LogVariantOption = None,
 ) -> None:
     """Report statistics per player, partnership and game, as a page, a site or text.
 
@@ -1005,6 +1026,7 @@ def report(
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))
+        source = None if inputs == [ds.path] else " ".join(map(str, inputs))  # logs
         if output_format is ReportFormat.HTML:
             assert output is not None
             if _is_site(output):
@@ -1017,14 +1039,15 @@ def report(
             write_html(ds, output, player, filters)
         elif output is None:
             try:
-                print_text(ds, _Stdout(), player, filters)
+                print_text(ds, _Stdout(), player, filters, source)
                 sys.stdout.flush()
             except BrokenPipeError:  # ... | head: the reader has what it wanted
                 _quiet_stop()
                 return
         else:
             with atomic_writer(output) as f:
-                print_text(ds, Console(file=f, width=160, no_color=True), player, filters)
+                print_text(ds, Console(file=f, width=160, no_color=True), player, filters,
+                           source)
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 

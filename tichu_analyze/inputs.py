@@ -51,6 +51,10 @@ def open_input(paths: Sequence[Path], variants: frozenset[str] = frozenset(),
     from .logfile import LOG_SUFFIXES, LogError, find_logs
 
     if len(paths) == 1 and (is_dataset(paths[0]) or not paths[0].exists()):
+        if variants and is_dataset(paths[0]):  # a dataset's games are replayed already
+            raise DatasetError(
+                f"{paths[0]} is a dataset: --variant applies to logs only (a dataset holds "
+                "the games as ingest replayed them: give --variant to ingest)")
         return Dataset.load(paths[0])
     if any(is_dataset(p) for p in paths):
         raise DatasetError("give one dataset, or log files and directories, not both")

@@ -682,9 +682,14 @@ def plot_exchange(ds: Dataset, player: str | None = None) -> Figure:
     fig, (ax,) = _new_figure(11, 5.2)
     xs = list(range(len(RANK_ORDER)))
     w = 0.4
-    for off, cards, label, color in ((-w / 2, partner, "to the partner", "#009E73"),
-                                     (w / 2, opponents, "to the opponents (left and right)",
-                                      "#D55E00")):
+    form = _form(frame)  # tientsin: to the two partners, none to the opponents
+    to_partner = _by_form(form, "to the partner", "to the two partners",
+                          "to the partner (the two partners in tientsin)")
+    to_opponents = _by_form(form, "to the opponents (left and right)",
+                            "to the opponents (none in tientsin)",
+                            "to the opponents (left and right; none in tientsin)")
+    for off, cards, label, color in ((-w / 2, partner, to_partner, "#009E73"),
+                                     (w / 2, opponents, to_opponents, "#D55E00")):
         n = sum(cards.values())
         hs = [_pct(cards[r], n) for r in RANK_ORDER]
         ax.bar([x + off for x in xs], hs, w, color=color, label=f"{label}: {n} cards")
@@ -757,8 +762,8 @@ def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None
     bottom.set_xlabel("the player's games, in the order they started (by ts, else "
                       "meta.date, else the dataset's order)")
     bottom.grid(alpha=0.3)
-    fig.suptitle(f"Trend: first-out rate and point margin over time{_who(player)}{note}",
-                 fontsize=12)
+    who = "" if player is None else f"\n{text(player, 40)}"  # drawn alone, not the field
+    fig.suptitle(f"Trend: first-out rate and point margin over time{who}{note}", fontsize=12)
     return fig
 
 

@@ -620,14 +620,16 @@ def _rich_violations(vt: ViolationTable, focus: str | None, width: int) -> list[
 
 
 def print_text(ds: Dataset, console: Console, player: str | None = None,
-               filters: Filters | None = None) -> None:
+               filters: Filters | None = None, source: str | None = None) -> None:
     """The report's tables (no plots) as rich tables on ``console``; ``filters``: those
-    ``ds`` was cut with (named under the title)."""
+    ``ds`` was cut with (named under the title); ``source``: the logs ``ds`` was ingested
+    from into the cache, named in the title before it."""
     ds.check_player(player)
     o = overview(ds, player)
     who = "" if player is None else f" ({clean(player, 60)} against the rest of the field)"
     status = ", ".join(f"{n} {s}" for s, n in o.rounds_by_status.items())
-    console.print(Text.assemble(("Tichu report", "bold"), who, f": {clean(ds.path)}"))
+    read = clean(ds.path) if source is None else f"{clean(source)} (cached in {clean(ds.path)})"
+    console.print(Text.assemble(("Tichu report", "bold"), who, f": {read}"))
     if filters is not None and filters.active:
         console.print(Text(f"Only the rounds {clean(filters.describe())}."))
     console.print(Text(f"{plural(o.games, 'game')} ({o.games_ended} played to the end) "

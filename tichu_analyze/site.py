@@ -382,10 +382,13 @@ def _player_page(site: Site, player: str, first_out: dict[RoundKey, tuple[
                    f"{what} {won}")
 
     def bomb_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
-        # the trichu dummy's bombs are its solo player's (played_by), as its moves are
+        # the trichu dummy's bombs are its solo player's (played_by), as its moves are;
+        # marked, as the player's statistics (its own seat's rows) do not count them
         for b in bombs.filter(pl.col("played_by") == player).iter_rows(named=True):
+            dummy = ("" if b["player"] == player
+                     else f" (at the dummy's seat, {esc(b['player'])})")
             yield ((b["file"], b["game"], int(b["round"])), b["line"], b["trick"], None,
-                   f"bomb {esc(_cards(b['cards']))} in trick {b['trick']}")
+                   f"bomb {esc(_cards(b['cards']))} in trick {b['trick']}{dummy}")
 
     sections[-1:-1] = [
         ("failed-calls", "Failed calls", _event_list(site, failed_rows(), "failed-call-list",

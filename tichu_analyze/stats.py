@@ -248,10 +248,8 @@ class Dataset:
         opponent may be)."""
         if player is None or player in set(self.seat_names if seat else self.players):
             return
-        names = self.players
-        shown = ", ".join(repr(p) for p in names[:30])
-        more = f" and {len(names) - 30} more" if len(names) > 30 else ""
-        raise DatasetError(f"no player {player!r} in {self.path}; the players are: {shown}{more}")
+        raise DatasetError(f"no player {player!r} in {self.path}; the players are: "
+                           + _some_names(self.players))
 
     @cached_property
     def scored(self) -> pl.DataFrame:
@@ -355,13 +353,19 @@ class Filters:
             parts.append(f"with partner {self.partner}")
         if self.opponent is not None:
             parts.append(f"against {self.opponent}")
-        if self.since is not None:
-            parts.append(f"of games from {self.since:%Y-%m-%d %H:%M} UTC")
+        if self.since is not None:  # (a time with an offset is shown in UTC)
+            parts.append(f"of games from {self.since.astimezone(UTC):%Y-%m-%d %H:%M} UTC")
         if self.until is not None:
-            parts.append(f"of games until {self.until:%Y-%m-%d %H:%M} UTC")
+            parts.append(f"of games until {self.until.astimezone(UTC):%Y-%m-%d %H:%M} UTC")
         if self.game is not None:
             parts.append(f"of game {self.game}")
         return "; ".join(parts)
+
+
+def _some_names(names: list[str], most: int = 30) -> str:
+    """The first ``most`` of ``names``, quoted, and how many more there are."""
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    return ", ".join(repr(p) for p in names[:most]) + more
 
 
 def apply_filters(ds: Dataset, f: Filters) -> Dataset:
@@ -399,6 +403,12 @@ def apply_filters(ds: Dataset, f: Filters) -> Dataset:
     if keys.is_empty():
         raise DatasetError(f"{ds.path}: no rounds match the filters ({f.describe()})")
     on = ["file", "game", "round"]
+    if f.player is not None and mine.join(keys, on=on, how="semi").is_empty():
+        there = sorted(collect(ds.lrounds.join(keys.lazy(), on=on, how="semi").select(
+            pl.col("player").drop_nulls().unique())).get_column("player").to_list())
+        raise DatasetError(f"{ds.path}: {f.player!r} played none of the rounds that match "
+                           f"the filters ({f.describe()}); their players are: "
+                           + _some_names(there))
     games = keys.select("file", "game").unique()
     v = ds.violations.join(games, on=["file", "game"], how="semi")
     v = pl.concat([v.filter(pl.col("round").is_null()),
@@ -556,10 +566,12 @@ PLAYER_STATS: tuple[StatDef, ...] = (
             "bombs in the player's hand after the exchange", "Bombs"),
     StatDef("dragon_given", "Dragon tricks given per round", "scored rounds", StatKind.MEAN,
             pl.col("dragon_gifts_given").sum(), _rows,
-            "tricks won with the Dragon that the player gave to an opponent", "Dragon and wish"),
+            "tricks won with the Dragon that the player gave away: to an opponent, or to a "
+            "partner against the rules (G001), counted too", "Dragon and wish"),
     StatDef("dragon_received", "Dragon tricks received per round", "scored rounds", StatKind.MEAN,
             pl.col("dragon_gifts_received").sum(), _rows,
-            "Dragon tricks an opponent gave to the player", "Dragon and wish"),
+            "Dragon tricks given to the player: by an opponent, or by a partner against the "
+            "rules (G001), counted too", "Dragon and wish"),
     StatDef("wish_made", "Wish made", "rounds holding the Mahjong", StatKind.PERCENT,
             pl.col("wish_made").is_not_null().sum(), pl.col("hx_mahjong").fill_null(False).sum(),
             "rounds the player wished for a rank, of the rounds the player held the Mahjong "
@@ -939,12 +951,16 @@ def call_expected_value(ds: Dataset, call: str, player: str | None = None) -> Gr
                 if with_call.value is not None and without.value is not None else None)
         rows.append((band, [with_call, without, diff]))
     who = "the field" if player is None else player
+    found = frame_forms(frame)  # the hands' sizes as the rows' form of the game has them
+    hand, also = ("first 8 cards" if grand else "14 cards after the exchange"), ""
+    if "tientsin" in found:  # six players: 6 cards, then 9 or 10 (rules.md 9.2)
+        six = "first 6 cards" if grand else "9 or 10 cards after the exchange"
+        hand, also = (six, "") if len(found) == 1 else (hand, f"; the {six} in tientsin")
     return Grid(
         f"ev-{'grand' if grand else 'tichu'}",
         f"Expected value of {name} calls ({who})",
         f"Point margin per scored round (team round score minus the opponents') by the "
-        f"strength of the {'first 8 cards' if grand else '14 cards after the exchange'} "
-        f"({column}), when the player called {name} and when "
+        f"strength of the {hand} ({column}{also}), when the player called {name} and when "
         + ("the player made no call." if not grand else "the player called no Grand Tichu."),
         f"{column}",
         (Column(f"with a {name} call", "average margin over the calls"),
@@ -956,12 +972,16 @@ def call_expected_value(ds: Dataset, call: str, player: str | None = None) -> Gr
 def calibration_table(ds: Dataset, player: str | None = None) -> Grid:
     """Per player: Tichu and Grand Tichu calls made, against the share an average hand of
     the same strength goes out first (the field's first-out rate in the call's band)."""
+    # the base rate of a band is that of the hands of the same form of the game: one of
+    # six goes out first in tientsin, one of four otherwise
     s = ds.lscored.with_columns(_band("hx_strength", TICHU_BINS).alias("tband"),
-                               _band("h8_strength", GRAND_BINS).alias("gband"))
+                               _band("h8_strength", GRAND_BINS).alias("gband"),
+                               _FORM.alias("form"))
     fo = pl.col("first_out").fill_null(False).cast(pl.Float64)
-    base_t = collect(s.group_by("tband").agg(fo.mean().alias("base_t"))).lazy()
-    base_g = collect(s.group_by("gband").agg(fo.mean().alias("base_g"))).lazy()
-    s = s.join(base_t, on="tband", how="left").join(base_g, on="gband", how="left")
+    base_t = collect(s.group_by("form", "tband").agg(fo.mean().alias("base_t"))).lazy()
+    base_g = collect(s.group_by("form", "gband").agg(fo.mean().alias("base_g"))).lazy()
+    s = (s.join(base_t, on=["form", "tband"], how="left")
+         .join(base_g, on=["form", "gband"], how="left"))
     s = focus(s, player)
     agg = s.group_by("group").agg(
         pl.len().alias("rounds"),
@@ -985,7 +1005,8 @@ def calibration_table(ds: Dataset, player: str | None = None) -> Grid:
         "calibration", "Call calibration",
         "Calls made against calls expected: the expected share is, for each call, the share "
         "of all scored hands of the same strength band (hx_strength for Tichu, h8_strength "
-        "for Grand Tichu, whoever held them) that went out first, averaged over the calls. "
+        "for Grand Tichu, whoever held them) and of the same form of the game (four "
+        "players, tientsin, trichu) that went out first, averaged over the calls. "
         "Making more than expected means calling well; fewer, calling too eagerly.",
         "player",
         (Column("Tichu made", "% of Tichu calls"),
