@@ -354,3 +354,27 @@ def test_the_exchange_table_counts_an_unfinished_rounds_exchange(tmp_path: Path)
     plot(ds, PlotKind.EXCHANGE)  # drawn, where the other plots have no scored round
     assert "every\nround whose exchange completed, scored or not" in (
         ROOT / "docs" / "reports.md").read_text()
+
+
+def test_the_html_report_and_site_of_logs_name_the_logs_not_only_the_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: Path) -> None:
+    """As the text report does: the page's and the site's headers name the logs given, then
+    the cache; a report of a dataset names the dataset."""
+    import html
+    import re
+
+    def words(path: Path) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", path.read_text()))
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    log = SAMPLES / "wish-ignored.jsonl"
+    page, site = tmp_path / "r.html", tmp_path / "site"
+    for out in (page, site / ""):
+        result = runner.invoke(app, ["report", str(log), "-f", "html", "-o", str(out)])
+        assert result.exit_code == 0, result.output
+    for written in (page, site / "index.html", *sorted((site / "players").glob("*.html"))[:1]):
+        assert f"Logs {log} (cached in " in words(written), written
+    result = runner.invoke(app, ["report", str(data), "-f", "html", "-o", str(page)])
+    assert result.exit_code == 0, result.output
+    text = words(page)
+    assert f"Dataset {data};" in text and "cached in" not in text

@@ -1033,10 +1033,10 @@ def report(
                 from .site import write_site
 
                 index = write_site(ds, output, player, filters,
-                                   show_progress=err.is_terminal)
+                                   show_progress=err.is_terminal, source=source)
                 err.print(f"wrote {index}", highlight=False, markup=False)
                 return
-            write_html(ds, output, player, filters)
+            write_html(ds, output, player, filters, source)
         elif output is None:
             try:
                 print_text(ds, _Stdout(), player, filters, source)

@@ -474,11 +474,14 @@ def variant_sections(ds: Dataset, player: str | None = None,
 
 
 def header_html(ds: Dataset, title: str, player: str | None,
-                filters: Filters | None = None) -> list[str]:
-    """The title, where the data comes from, the filters, the overview and the note."""
+                filters: Filters | None = None, source: str | None = None) -> list[str]:
+    """The title, where the data comes from (``source``: the logs a cached dataset was
+    ingested from), the filters, the overview and the note."""
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    read = (f"Dataset <code>{esc(ds.path)}</code>" if source is None else
+            f"Logs <code>{esc(source)}</code> (cached in <code>{esc(ds.path)}</code>)")
     out = [f"<h1>{esc(title)}</h1>",
-           f'<p class="meta">Dataset <code>{esc(ds.path)}</code>; written by tichu-analyze '
+           f'<p class="meta">{read}; written by tichu-analyze '
            f"{esc(__version__)} on {esc(when)}.</p>"]
     if filters is not None and filters.active:
         out.append(f'<p class="meta" id="filters">Only the rounds {esc(filters.describe())}.'
@@ -491,13 +494,14 @@ def header_html(ds: Dataset, title: str, player: str | None,
 
 
 def build_html(ds: Dataset, player: str | None = None, plots: bool = True,
-               filters: Filters | None = None) -> str:
+               filters: Filters | None = None, source: str | None = None) -> str:
     """The report as one self-contained HTML page (with ``player``: that player against
-    the field). Raises :class:`DatasetError` for an unknown player."""
+    the field; ``source``: the logs a cached ``ds`` was ingested from). Raises
+    :class:`DatasetError` for an unknown player."""
     ds.check_player(player)
     title = "Tichu report" + ("" if player is None else f": {player}")
     sections = report_sections(ds, player, plots)
-    body = header_html(ds, title, player, filters)
+    body = header_html(ds, title, player, filters, source)
     body.append(toc_html([(a, t) for a, t, _ in sections]))
     for anchor, heading, markup in sections:
         body += [f'<h2 id="{esc(anchor)}">{esc(heading)}</h2>', markup]
@@ -505,9 +509,9 @@ def build_html(ds: Dataset, player: str | None = None, plots: bool = True,
 
 
 def write_html(ds: Dataset, path: str | Path, player: str | None = None,
-               filters: Filters | None = None) -> None:
+               filters: Filters | None = None, source: str | None = None) -> None:
     """Write :func:`build_html` to ``path`` (atomically)."""
-    write_atomic(Path(path), build_html(ds, player, filters=filters))
+    write_atomic(Path(path), build_html(ds, player, filters=filters, source=source))
 
 
 

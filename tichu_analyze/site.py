@@ -86,6 +86,7 @@ class Site:
 
     ds: Dataset
     out: Path
+    source: str | None = None  # the logs a cached dataset was ingested from
     rounds: dict[RoundKey, _RoundPage] = field(default_factory=dict)
     missing: dict[tuple[str, str], str] = field(default_factory=dict)
     games: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -399,7 +400,8 @@ def _player_page(site: Site, player: str, first_out: dict[RoundKey, tuple[
          _event_list(site, bomb_rows(), "bomb-list", "No bombs played.")),
     ]
     body = ['<nav class="crumbs"><a href="../index.html">&larr; the report</a></nav>',
-            *header_html(ds, title, player), toc_html([(a, t) for a, t, _ in sections])]
+            *header_html(ds, title, player, source=site.source),
+            toc_html([(a, t) for a, t, _ in sections])]
     for anchor, heading, markup in sections:
         body += [f'<h2 id="{esc(anchor)}">{esc(heading)}</h2>', markup]
     return page(title, body, _CSS)
@@ -454,8 +456,10 @@ def _temporary(root: Path) -> str:
 
 def write_site(ds: Dataset, out: str | Path, player: str | None = None,
                filters: Filters | None = None, max_games: int = MAX_GAMES,
-               max_players: int = MAX_PLAYERS, show_progress: bool = False) -> Path:
-    """Write the report site into the directory ``out`` and return its index page.
+               max_players: int = MAX_PLAYERS, show_progress: bool = False,
+               source: str | None = None) -> Path:
+    """Write the report site into the directory ``out`` and return its index page
+    (``source``: the logs a cached ``ds`` was ingested from, named in its headers).
 
     ``out`` is created; an existing directory must be empty or hold an earlier report
     (an ``index.html`` and the folders ``players``, ``games``, ``rounds``, nothing
@@ -482,7 +486,8 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
             tmp.parent.mkdir(parents=True, exist_ok=True)
             tmp.mkdir()
             with count_bar(show_progress) as progress:
-                _write_pages(ds, tmp, player, filters, max_games, max_players, progress)
+                _write_pages(ds, tmp, player, filters, max_games, max_players, progress,
+                             source)
             _replace(tmp, dest)  # tmp now holds the earlier site, if any
         except OSError as e:
             raise OutputError(f"{root}: cannot write: {e.strerror or e}") from None
@@ -514,11 +519,12 @@ def _check_replaceable(root: Path) -> None:
 
 
 def _write_pages(ds: Dataset, root: Path, player: str | None, filters: Filters | None,
-                 max_games: int, max_players: int, progress: Any) -> None:
+                 max_games: int, max_players: int, progress: Any,
+                 source: str | None = None) -> None:
     """Every page of the site, into the empty folder ``root``."""
     for sub in ("players", "games", "rounds"):
         (root / sub).mkdir()
-    site = Site(ds, root)
+    site = Site(ds, root, source)
     keys = ds.game_keys()
     if player is not None:
         of_player = set(ds.rounds.filter(pl.col("player") == player)
@@ -561,7 +567,7 @@ def _write_pages(ds: Dataset, root: Path, player: str | None, filters: Filters |
     sections.insert(-2, ("violation-list", "Violations, one by one", violation_list_html(
         every.head(MAX_VIOLATIONS), every.height, "" if player is None else f" by {player}",
         _index_link(site.violation_href), "all-violations")))
-    body = [*header_html(ds, title, player, filters),
+    body = [*header_html(ds, title, player, filters, site.source),
             toc_html([(a, t) for a, t, _ in sections])]
     if len(names) > max_players:
         body.append(f"<p>The {max_players} of {len(names)} players with the most rounds have "
