@@ -253,3 +253,23 @@ def test_a_log_named_twice_is_read_once(tmp_path: Path) -> None:
     assert lines == [line for line in once.stdout.splitlines() if line.startswith("{")]
     assert len(lines) == 1
     assert "1 file," in " ".join(twice.output.split())
+
+
+@pytest.mark.parametrize("args", [
+    ["check", str(WISH), "-o", "{out}/"],
+    ["check", str(WISH), "--write-baseline", "{out}/"],
+    ["replay", str(WISH), "-f", "html", "-o", "{out}/"],
+    ["simulate", "-n", "1", "-o", "{out}/"],
+    ["convert", str(Path(__file__).parent.parent / "sample_logs" / "2417500.tch"), "-o", "{out}/"],
+    ["plot", str(WISH), "-k", "score", "-o", "{out}/"],
+])
+def test_an_option_that_takes_a_file_refuses_a_folder_name(tmp_path: Path,
+                                                           args: list[str]) -> None:
+    """``-o out/`` names a folder: it was written as a file named ``out`` (the slash is
+    dropped on the way to a path). Now a usage error (exit 2), and nothing is written."""
+    out = tmp_path / "out"
+    result = runner.invoke(app, [a.replace("{out}", str(out)) for a in args])
+    assert result.exit_code == 2, result.output
+    assert "ends with '/', which names a folder" in " ".join(
+        result.output.replace("│", " ").split())
+    assert not out.exists() and list(tmp_path.iterdir()) == []

@@ -202,10 +202,20 @@ def _main(
     """Replay and check Tichu game logs."""
 
 
+def _file_name(value: str) -> Path:
+    """An option that names one file to write: ``-o out/`` (a folder's name, whose slash
+    ``Path`` would drop) is refused rather than written as a file named ``out``."""
+    if value.endswith(("/", os.sep)):
+        raise typer.BadParameter(f"{value!r} ends with '/', which names a folder; this "
+                                 "option takes the name of a file to write")
+    return Path(value)
+
+
 PageOutputOption = Annotated[
     Path | None,
     typer.Option("--output", "-o", help="The file to write (required for html; text goes to "
-                 "standard output without it).", show_default=False, metavar="FILE"),
+                 "standard output without it).", show_default=False, metavar="FILE",
+                 parser=_file_name),
 ]
 
 _VARIANT_HELP = ("Apply a variant of rules.md section 9 (repeatable), "
@@ -399,7 +409,7 @@ def check(
         Path | None,
         typer.Option("--output", "-o", help="Write the diagnostics to this file instead of "
                      "standard output.", show_default=False, metavar="FILE",
-                     rich_help_panel="Output"),
+                     rich_help_panel="Output", parser=_file_name),
     ] = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No summary and no progress bar.")
@@ -431,7 +441,8 @@ def check(
         Path | None,
         typer.Option("--write-baseline", help="Record every finding in this baseline file "
                      "instead of reporting them (exit 0 unless a file could not be read).",
-                     show_default=False, metavar="FILE", rich_help_panel="Baseline"),
+                     show_default=False, metavar="FILE", rich_help_panel="Baseline",
+                     parser=_file_name),
     ] = None,
     config: Annotated[
         Path | None,
@@ -680,7 +691,8 @@ def schema() -> None:
 @app.command()
 def simulate(
     output: Annotated[Path, typer.Option("--output", "-o", help="The log file to write "
-                                         "(.jsonl, .jsonl.gz or .jsonl.zst).", metavar="FILE")],
+                                         "(.jsonl, .jsonl.gz or .jsonl.zst).", metavar="FILE",
+                                         parser=_file_name)],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 10,
     seed: Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the "
                                       "same file, byte for byte.")] = 0,
@@ -924,7 +936,8 @@ def plot(
     kind: Annotated[PlotKind, typer.Option("--kind", "-k", help=_KIND_HELP, show_default=False,
                                          metavar="KIND")],
     output: Annotated[Path, typer.Option("--output", "-o", help="The image to write: .png, "
-                                         ".svg or .pdf.", show_default=False, metavar="FILE")],
+                                         ".svg or .pdf.", show_default=False, metavar="FILE",
+                                         parser=_file_name)],
     player: PlayerOption = None,
     partner: PartnerOption = None,
     opponent: OpponentOption = None,
@@ -1202,7 +1215,7 @@ def convert(
         Path,
         typer.Option("--output", "-o", help="The format-1 log to write (.jsonl, .jsonl.gz "
                      "or .jsonl.zst); each .tch file becomes one game, its id the file name.",
-                     metavar="FILE"),
+                     metavar="FILE", parser=_file_name),
     ],
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", min=0, help="Worker processes (0: one per CPU "
