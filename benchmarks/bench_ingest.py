@@ -1,7 +1,7 @@
 """Benchmark of `ingest` against `check` on one core: events/s, their ratio, peak memory.
 
     python benchmarks/bench_ingest.py [--games 400] [--repeat 3] [--sizes 1 4 12]
-                                      [--baseline PYTHON]
+                                      [--players 2000] [--baseline PYTHON]
 
 Writes a corpus of simulated games (benchmarks/corpus/, shared with bench_check.py)
 and measures in this one run, pinned to one core, in CPU seconds (best of
@@ -13,6 +13,9 @@ and measures in this one run, pinned to one core, in CPU seconds (best of
 * ingest: the same file replayed into a dataset (four tables, written and committed),
   serially in this process;
 * the ratio ingest / check of their events/s;
+* ingest of as many games among many players (``--players``: each game's four drawn
+  from a pool of that many names, as in an archive), where a dataset has a file per
+  table and player, against check of those games;
 * the peak memory (max RSS) of `ingest` in a fresh process for each of ``--sizes``
   (multiples of ``--games``: by default the corpus, 4 and 12 times as many games), to
   show that it does not grow with the input.
@@ -64,8 +67,22 @@ def best_of(repeat: int, fn: Callable[[], object]) -> float:
     return best
 
 
-def measure(path: Path, repeat: int) -> dict[str, float]:
-    """check and ingest on ``path`` in this process: events and CPU seconds."""
+def pool_corpus(games: int, players: int, seed: int = 2026) -> Path:
+    """A simulated log of ``games`` games among ``players`` names, written once and reused."""
+    from tichu_analyze.logfile import write_log
+    from tichu_analyze.simulate import simulate
+
+    path = HERE / "corpus" / f"pool-{games}-{players}-{seed}.jsonl"
+    if not path.exists():
+        tmp = path.with_suffix(".tmp")
+        write_log(simulate(games, seed, players=players), tmp)
+        tmp.replace(path)
+    return path
+
+
+def measure(path: Path, repeat: int, pool: Path | None = None) -> dict[str, float]:
+    """check and ingest on ``path`` (and on ``pool``) in this process: events and CPU
+    seconds."""
     from tichu_analyze.datasets import ingest
     from tichu_analyze.logfile import replay_file
     from tichu_analyze.visitor import DiagnosticVisitor, Visitor
@@ -81,14 +98,20 @@ def measure(path: Path, repeat: int) -> dict[str, float]:
         nonlocal events
         events = replay_file(path, DiagnosticVisitor(lambda d: None)).events
 
-    def ingest_once() -> None:
+    def ingest_once(log: Path) -> None:
         with tempfile.TemporaryDirectory(dir=HERE / "corpus") as d:
-            ingest([path], Path(d) / "ds")
+            ingest([log], Path(d) / "ds")
 
     check_s = best_of(repeat, check)
     steps_s = best_of(repeat, lambda: replay_file(path, Steps()))
-    ingest_s = best_of(repeat, ingest_once)
-    return {"events": events, "check_s": check_s, "steps_s": steps_s, "ingest_s": ingest_s}
+    ingest_s = best_of(repeat, lambda: ingest_once(path))
+    figures = {"events": events, "check_s": check_s, "steps_s": steps_s, "ingest_s": ingest_s}
+    if pool is not None:
+        figures["pool_events"] = replay_file(pool, DiagnosticVisitor(lambda d: None)).events
+        figures["pool_check_s"] = best_of(
+            repeat, lambda: replay_file(pool, DiagnosticVisitor(lambda d: None)))
+        figures["pool_ingest_s"] = best_of(repeat, lambda: ingest_once(pool))
+    return figures
 
 
 def peak_memory_mib(python: str, path: Path) -> float:
@@ -99,9 +122,11 @@ def peak_memory_mib(python: str, path: Path) -> float:
     return int(out.strip().splitlines()[-1]) / 1024
 
 
-def run(python: str, path: Path, repeat: int) -> dict[str, float]:
+def run(python: str, path: Path, repeat: int, pool: Path | None) -> dict[str, float]:
     """:func:`measure` under ``python`` (another installation) in a fresh process."""
-    out = subprocess.run([python, __file__, "--measure", str(path), "--repeat", str(repeat)],
+    more = ["--pool", str(pool)] if pool is not None else []
+    out = subprocess.run([python, __file__, "--measure", str(path), "--repeat", str(repeat),
+                          *more],
                          check=True, capture_output=True, text=True,
                          cwd=tempfile.gettempdir(), env={**os.environ, "PYTHONPATH": str(HERE)})
     figures: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
@@ -118,6 +143,12 @@ def report(name: str, r: dict[str, float], mem: dict[int, float]) -> None:
               f"  ({steps_rate / check_rate:.2f} of check: the bound of ingest)")
     print(f"  ingest   {ingest_rate:>10,.0f} events/s  ({r['ingest_s']:.2f} s CPU)")
     print(f"  ingest / check = {ingest_rate / check_rate:.2f}")
+    if "pool_ingest_s" in r:
+        pool_check, pool_ingest = (r["pool_events"] / r["pool_check_s"],
+                                   r["pool_events"] / r["pool_ingest_s"])
+        print(f"  the same number of games among many players: check {pool_check:,.0f}, "
+              f"ingest {pool_ingest:,.0f} events/s ({r['pool_ingest_s']:.2f} s CPU), "
+              f"ingest / check = {pool_ingest / pool_check:.2f}")
     print("  peak memory of ingest: " + ", ".join(
         f"{mib:.0f} MiB on {games:,} games" for games, mib in mem.items()))
 
@@ -128,12 +159,15 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement (best kept)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[1, 4, 12], metavar="K",
                     help="peak memory on K times --games games, for each K")
+    ap.add_argument("--players", type=int, default=2000, metavar="N",
+                    help="also ingest as many games among N names (0: not)")
+    ap.add_argument("--pool", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--baseline", metavar="PYTHON",
                     help="also measure the tichu-analyze installed for this interpreter")
     ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.measure is not None:  # a baseline run: print the figures as JSON
-        print(json.dumps(measure(args.measure, args.repeat)))
+        print(json.dumps(measure(args.measure, args.repeat, args.pool)))
         return
 
     path = corpus(args.games)
@@ -144,16 +178,20 @@ def main() -> None:
     build = ("compiled with mypyc" if tichu_analyze.replay.__file__.endswith(".so")
              else "pure Python")
     print(f"tichu_analyze: {build}; Python {sys.version.split()[0]}; one core, CPU time")
-    here = measure(path, args.repeat)
+    pool = pool_corpus(args.games, args.players) if args.players else None
+    here = measure(path, args.repeat, pool)
     print(f"corpus: {args.games} simulated games, {here['events']:,} events, "
-          f"{size / 2**20:.1f} MiB")
+          f"{size / 2**20:.1f} MiB" + (f"; and {args.games} among {args.players:,} names"
+                                        if pool is not None else ""))
     report("this installation", here,
            {games: peak_memory_mib(sys.executable, p) for games, p in sizes.items()})
     if args.baseline:
-        base = run(args.baseline, path, args.repeat)
+        base = run(args.baseline, path, args.repeat, pool)
         report(f"baseline ({args.baseline})", base,
                {games: peak_memory_mib(args.baseline, p) for games, p in sizes.items()})
-        print(f"ingest speed-up over the baseline = {base['ingest_s'] / here['ingest_s']:.2f}x")
+        print(f"ingest speed-up over the baseline = {base['ingest_s'] / here['ingest_s']:.2f}x"
+              + (f"; among many players {base['pool_ingest_s'] / here['pool_ingest_s']:.2f}x"
+                 if pool is not None else ""))
 
 
 if __name__ == "__main__":

@@ -44,11 +44,11 @@ from tichu_analyze.cli import app
 from tichu_analyze.datasets import (
     COLUMNS,
     DEFAULT_PARTITION,
-    HELD_BATCHES,
     MARKER,
     TABLES,
     DatasetError,
     DatasetWriter,
+    PartWriter,
     escape_partition,
     hand_features,
     ingest,
@@ -694,31 +694,25 @@ def test_small_batches_give_the_same_tables(tmp_path: Path, sim_log: Path) -> No
     assert big.rows == small.rows and big.rows["plays"] > 1000
     for table in TABLES:
         assert _frame(tmp_path / "big", table).equals(_frame(tmp_path / "small", table))
-    # written as it goes (test_memory_is_bounded_by_the_batch), in files compacted at the end
-    assert all(pq.ParquetFile(f).metadata.num_row_groups == 1
-               for f in (tmp_path / "small" / "plays").rglob("*.parquet"))
+    # written as it goes (test_memory_is_bounded_by_the_batch), in one file per player
+    files = list((tmp_path / "small" / "plays").rglob("*.parquet"))
+    assert len(files) == len({f.parent for f in files}) > 1
+    assert all(pq.ParquetFile(f).metadata.num_row_groups == 1 for f in files)
 
 
 def test_memory_is_bounded_by_the_batch(tmp_path: Path, sim_log: Path) -> None:
-    buffered: list[int] = []  # Python rows when they are converted
-    held: list[int] = []  # converted rows when they are written
-    convert, flush = DatasetWriter._convert, DatasetWriter._flush
+    buffered: list[int] = []  # Python rows held when a part is written
+    write = PartWriter._write
 
-    def spy_convert(self: DatasetWriter) -> None:
+    def spy_write(self: PartWriter, key: tuple[str, int]) -> None:
         buffered.append(self._buffered)
-        convert(self)
-
-    def spy_flush(self: DatasetWriter) -> None:
-        held.append(self._held + self._buffered)
-        flush(self)
+        write(self, key)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(DatasetWriter, "_convert", spy_convert)
-        mp.setattr(DatasetWriter, "_flush", spy_flush)
+        mp.setattr(PartWriter, "_write", spy_write)
         ingest([sim_log], tmp_path / "ds", batch_rows=100)
     # a round adds at most ~ 100 play rows at once on top of a full buffer
-    assert buffered and max(buffered) < 100 + 400
-    assert len(held) > 2 and max(held) < 100 * HELD_BATCHES + 100 + 400
+    assert len(buffered) > 20 and max(buffered) < 100 + 400
 
 
 def test_simulated_games_are_consistent(tmp_path: Path, sim_log: Path) -> None:
@@ -764,7 +758,7 @@ class Boom(Exception):
 
 
 @pytest.mark.parametrize("error", [Boom, KeyboardInterrupt])
-@pytest.mark.parametrize("where", ["round_values", "_writer", "_write_marker"])
+@pytest.mark.parametrize("where", ["round_values", "write_rows", "_write_marker"])
 def test_a_failure_leaves_the_old_dataset(tmp_path: Path, sim_log: Path,
                                           error: type[BaseException], where: str) -> None:
     log = write_hand_made_log(tmp_path / "hand.jsonl")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
@@ -23,21 +24,41 @@ def _files_per_partition(dataset: Path) -> Counter[Path]:
     return Counter(f.parent for f in dataset.rglob("*.parquet"))
 
 
-def test_many_players_many_flushes_one_file_per_partition(tmp_path: Path) -> None:
+def test_many_players_many_flushes_one_file_per_partition(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "ds"
-    # tiny buffers and few open files: every partition is written in many pieces
-    with DatasetWriter(out, batch_rows=50, max_open_files=3) as writer:
+    # tiny buffers, several buckets, few rows held in memory: every partition's rows come
+    # in many parts, most of them files
+    monkeypatch.setattr(datasets, "HELD_ROWS", 700)
+    with DatasetWriter(out, batch_rows=50, buckets=3) as writer:
         for table in ("plays", "games"):
             rows = [{"player": f"p{i % 7}", **dict.fromkeys(
-                (c for c in SCHEMAS[table].names if c != "player"), None)} for i in range(700)]
+                (c for c in SCHEMAS[table].names if c not in ("player", "line")), None),
+                "line": i} for i in range(700)]
             writer.add(table, rows)
+        assert len(list((writer._tmp / datasets.PARTS).iterdir())) > 7  # type: ignore[operator]
     counts = _files_per_partition(out)
     assert counts and max(counts.values()) == 1
+    assert not list(out.rglob(datasets.PARTS))  # the parts are gone with the commit
     plays = scan(out, "plays").collect()
     assert plays.height == 700 and plays["player"].value_counts().height == 7
+    for (player,), rows in plays.group_by("player"):  # each player's rows in their order
+        assert rows["line"].to_list() == [i for i in range(700) if f"p{i % 7}" == player]
     [group_rows] = {pq.ParquetFile(f).metadata.num_row_groups
                     for f in (out / "plays").rglob("*.parquet")}
-    assert group_rows == 1  # the tiny row groups were merged
+    assert group_rows == 1  # the tiny parts were merged
+
+
+def test_small_files_are_snappy_large_ones_zstd(tmp_path: Path) -> None:
+    out = tmp_path / "ds"
+    row = {c: None for c in SCHEMAS["plays"].names}
+    big = -(-datasets.SNAPPY_BELOW // len(SCHEMAS["plays"]))  # rows of the first zstd file
+    with DatasetWriter(out) as writer:
+        writer.add("plays", [row | {"player": "small"}] * (big - 1))
+        writer.add("plays", [row | {"player": "large"}] * big)
+    codecs = {f.parent.name: pq.ParquetFile(f).metadata.row_group(0).column(0).compression
+              for f in (out / "plays").rglob("*.parquet")}
+    assert codecs == {"player=small": "SNAPPY", "player=large": "ZSTD"}
 
 
 def test_appends_keep_a_few_files_per_partition(tmp_path: Path) -> None:
@@ -56,16 +77,27 @@ def test_appends_keep_a_few_files_per_partition(tmp_path: Path) -> None:
         assert scan(out, table).collect().height == n * (COMPACT_FILES + 2)
 
 
-def test_large_partitions_roll_their_files_and_keep_them(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    # pyarrow keeps each row group's metadata while a file is open: a partition's file is
-    # closed after FILE_GROUPS row groups; files that are not small are not compacted
-    monkeypatch.setattr(datasets, "FULL_ROWS", 40)
+def test_a_large_partition_is_written_a_row_group_at_a_time(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a player's rows are not all held at once: once more than HELD_ROWS wait, the
+    # player's file is begun and its rows written as a row group; the rows keep their order
+    monkeypatch.setattr(datasets, "ROW_GROUP_ROWS", 40)
+    monkeypatch.setattr(datasets, "HELD_ROWS", 40)
+    held: list[int] = []
+    split = datasets.pa.concat_tables
+
+    def spy(tables: list[pa.Table]) -> pa.Table:
+        held.append(sum(t.num_rows for t in tables))
+        return split(tables)
+
+    monkeypatch.setattr(datasets.pa, "concat_tables", spy)
     out = tmp_path / "ds"
     row = {c: None for c in SCHEMAS["plays"].names} | {"player": "p"}
     with DatasetWriter(out, batch_rows=10) as writer:
-        writer.add("plays", [row] * 700)
-    sizes = sorted(pq.ParquetFile(f).metadata.num_rows for f in (out / "plays").rglob("*.parquet"))
-    per_file = 10 * datasets.HELD_BATCHES * datasets.FILE_GROUPS
-    assert sizes == sorted([per_file] * (700 // per_file) + [700 % per_file]) and len(sizes) > 1
-    assert scan(out, "plays").collect().height == 700
+        writer.add("plays", [row | {"line": i} for i in range(700)])
+    [file] = (out / "plays").rglob("*.parquet")
+    meta = pq.ParquetFile(file).metadata
+    assert meta.num_rows == 700 and meta.num_row_groups >= 700 // 40
+    assert max(meta.row_group(i).num_rows for i in range(meta.num_row_groups)) <= 40
+    assert held and max(held) < 40 + 10 + 1
+    assert scan(out, "plays").collect()["line"].to_list() == list(range(700))

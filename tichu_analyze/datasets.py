@@ -12,12 +12,16 @@ Parquet dataset, one directory per player::
     DIR/_ingested/<run>.txt                      the content digest of every log ingested
     DIR/<table>/player=<escaped name>/part-<run>-<n>.parquet
 
-Writing streams: rows are buffered per partition and written as row groups
-whenever ``batch_rows`` rows are buffered, so memory does not grow with the
-input. Writing is atomic: everything goes to a hidden sibling directory
-``.DIR.tmp-*`` that replaces ``DIR`` in one step at the end (``renameat2``
-exchange on Linux); on an error, Ctrl-C or SIGTERM (the CLI turns it into an
-exception) the sibling is removed and a previous dataset is left as it was.
+Writing streams: rows are buffered and converted to Arrow as parts (by hash bucket
+of players) whenever ``batch_rows`` rows are buffered; parts beyond
+:data:`HELD_ROWS` rows are written to Arrow IPC files in the temporary directory.
+The commit takes the parts a bucket and table at a time and writes each player's
+rows as one Parquet file. Memory stays bounded, and the number of files is one per
+table and player whatever the input. Writing is
+atomic: everything goes to a hidden sibling directory ``.DIR.tmp-*`` that replaces
+``DIR`` in one step at the end (``renameat2`` exchange on Linux); on an error,
+Ctrl-C or SIGTERM (the CLI turns it into an exception) the sibling is removed and
+a previous dataset is left as it was.
 ``append`` starts from hard links to the existing files and adds part files
 with new, unique names, and is swapped in the same way.
 
@@ -50,7 +54,8 @@ import sys
 import time
 import unicodedata
 import uuid
-from collections import Counter, OrderedDict
+import zlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -60,6 +65,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import unquote
 
 import pyarrow as pa
+import pyarrow.ipc
 import pyarrow.parquet as pq
 
 from . import __version__
@@ -88,11 +94,14 @@ __all__ = [
     "COLUMNS",
     "DEFAULT_BATCH_ROWS",
     "DEFAULT_PARTITION",
-    "HELD_BATCHES",
+    "BUCKET_BYTES",
     "HAND_PREFIXES",
+    "HELD_ROWS",
     "MARKER",
+    "PARTS",
     "SCHEMAS",
     "SCHEMA_VERSION",
+    "SNAPPY_BELOW",
     "Seated",
     "Seating",
     "TABLES",
@@ -101,8 +110,11 @@ __all__ = [
     "DatasetVisitor",
     "DatasetWriter",
     "IngestResult",
+    "Part",
+    "PartWriter",
     "RowWriter",
     "arrow_table",
+    "bucket_of",
     "count_singles",
     "escape_partition",
     "game_rows",
@@ -114,8 +126,10 @@ __all__ = [
     "round_rows",
     "scan",
     "sigterm_as_interrupt",
+    "split_players",
     "unescape_partition",
     "violation_row",
+    "write_rows",
 ]
 
 Row = dict[str, Any]
@@ -125,6 +139,10 @@ SCHEMA_VERSION = 2
 """Bumped when a column changes meaning or type, or columns are added; ``--append`` refuses
 another version. 2: the six- and three-player variants (``played_by``, ``role``,
 ``partners``, ``opponents``, ``team_victory_*``, the exchange as lists, ``person_score``)."""
+
+PARTS = ".parts"
+"""The folder of a dataset being written (inside its temporary directory) that holds the
+rows taken until the commit (:class:`PartWriter`)."""
 
 MARKER = "_tichu_analyze.json"
 """The file that marks a directory as a dataset written by ``tichu-analyze ingest``."""
@@ -138,16 +156,23 @@ DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__"
 which polars, DuckDB, pyarrow and Spark read back as a null ``player``."""
 
 DEFAULT_BATCH_ROWS = 1 << 15
-"""Rows buffered as Python values (all tables together) before they are converted to
-Arrow, a table at a time."""
+"""Rows buffered as Python values (all tables together) before the largest buffers are
+converted to Arrow and written as parts (:class:`PartWriter`)."""
 
-HELD_BATCHES = 4
-"""Converted batches held (per partition, in Arrow's compact form) before they are written:
-every partition's rows then go to its file as one row group."""
+BUCKET_BYTES = 16 << 20
+"""Log bytes per hash bucket of players in a serial ingest: at the commit, one bucket's
+rows of one table are split by player at a time (some 200,000 rows of a JSON-lines log;
+see :func:`split_players`)."""
 
-FILE_GROUPS = 8
-"""Row groups written into a partition's file before it is closed and a new one begun
-(pyarrow keeps some 30 KiB of metadata per row group of an open file)."""
+HELD_ROWS = 1 << 18
+"""Rows held in memory as Arrow (some 70 MB of ``plays`` rows): the parts of a serial
+ingest before they are written to files, and the rows of one bucket and table that wait
+while it is split by player (:func:`split_players`)."""
+
+SNAPPY_BELOW = 1 << 15
+"""A Parquet file of fewer values (rows times columns) is compressed with Snappy, a larger
+one with zstd: zstd's fixed cost per column (about 30 microseconds) outweighs what it saves
+on a small file, and most files of a dataset with many players are small."""
 
 
 class DatasetError(Exception):
@@ -357,36 +382,201 @@ def arrow_table(table: str, rows: list[tuple[Any, ...]]) -> pa.Table:
     return pa.Table.from_arrays(batch.columns, schema=SCHEMAS[table])
 
 
-def _by_partition(table: str, rows: list[tuple[Any, ...]],
-                  runs: list[Any]) -> list[tuple[str, pa.Table]]:
-    """``rows`` of ``table`` converted to Arrow in one pass, cut into the rows of each
-    partition (each partition's rows in their order): ``runs`` is ``[partition, number of
-    rows, ...]`` along ``rows``."""
-    where: dict[str, list[tuple[int, int]]] = {}
-    start = 0
-    for i in range(0, len(runs), 2):
-        value, n = runs[i], runs[i + 1]
-        found = where.get(value)
-        if found is None:
-            where[value] = found = []
-        found.append((start, start + n))
-        start += n
-    if len(where) > 1:  # grouped by partition (as Python lists: cheaper than Arrow's take)
-        grouped: list[tuple[Any, ...]] = []
-        for spans in where.values():
-            for begin, end in spans:
-                grouped += rows[begin:end]
-        rows = grouped
-    data = arrow_table(table, rows)
-    if len(where) == 1:
-        return [(runs[0], data)]
-    out = []
-    start = 0
-    for value, spans in where.items():
-        n = sum(end - begin for begin, end in spans)
-        out.append((value, data.slice(start, n)))
-        start += n
-    return out
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One file of rows on their way into a dataset: rows of one table, of the players of
+    one hash ``bucket`` (:class:`PartWriter`), or all of one ``player`` (split)."""
+
+    table: str
+    player: str | None
+    path: str
+    rows: int
+    bucket: int = -1
+    runs: tuple[tuple[str | None, int], ...] = ()
+    """A bucket's part: its players and their numbers of rows, in the order of its rows
+    (each player's rows are together)."""
+    data: pa.Table | None = None
+    """The rows, while a part is held in memory (``path`` is then empty)."""
+
+
+def bucket_of(player: str | None, buckets: int) -> int:
+    """The hash bucket of ``player``'s rows (stable across processes and machines)."""
+    if player is None:
+        return 0
+    return zlib.crc32(player.encode("utf-8", "surrogatepass")) % buckets
+
+
+class PartWriter:
+    """Rows buffered per table and bucket of players and written as parts into ``folder``
+    (which must not exist; its parent must): the largest buffers, converted to Arrow, once
+    ``batch_rows`` rows are buffered. ``hold_rows``: parts of up to that many rows in all
+    are held in memory (as Arrow tables), the oldest written to files beyond it. ``ipc``:
+    the files are Arrow IPC (buffers compressed with zstd: quick to write and read back,
+    about half the size of the logs they come from), else zstd Parquet (a third of that,
+    for a shared file system). A part holds rows in the order they were taken."""
+
+    def __init__(self, folder: Path, buckets: int, batch_rows: int = DEFAULT_BATCH_ROWS, *,
+                 ipc: bool = False, hold_rows: int = 0) -> None:
+        folder.mkdir()  # not parents: a task that outlives its run finds no staging
+        self.folder = folder
+        self.buckets = max(1, buckets)
+        self.batch_rows = max(1, batch_rows)
+        self.ipc = ipc
+        self.hold_rows = hold_rows
+        self._held = 0  # rows of the parts held in memory
+        self._spilled = 0  # parts before this one are files
+        self.parts: list[Part] = []
+        # rows not yet written, by table and bucket, then by player
+        self._buffers: dict[tuple[str, int], dict[str | None, list[tuple[Any, ...]]]] = {}
+        self._sizes: dict[tuple[str, int], int] = {}  # rows in each buffer
+        self._bucket: dict[str | None, int] = {}
+        self._buffered = 0
+
+    active = True
+
+    def add_values(self, table: str, player: str | None,
+                   rows: Sequence[tuple[Any, ...]]) -> None:
+        """Take ``rows`` of ``table``, all of them ``player``'s, each the tuple of its values
+        in column order (:class:`RowWriter`)."""
+        bucket = self._bucket.get(player)
+        if bucket is None:
+            bucket = self._bucket[player] = bucket_of(player, self.buckets)
+        key = (table, bucket)
+        buffer = self._buffers.get(key)
+        if buffer is None:
+            buffer = self._buffers[key] = {}
+            self._sizes[key] = 0
+        mine = buffer.get(player)
+        if mine is None:
+            buffer[player] = list(rows)
+        else:
+            mine.extend(rows)
+        self._sizes[key] += len(rows)
+        self._buffered += len(rows)
+        if self._buffered >= self.batch_rows:
+            sizes = self._sizes
+            for key in sorted(sizes, key=lambda k: -sizes[k]):
+                self._write(key)
+                if self._buffered <= self.batch_rows // 2:
+                    break
+
+    def _write(self, key: tuple[str, int]) -> None:
+        table, bucket = key
+        buffer = self._buffers.pop(key)
+        n = self._sizes.pop(key)
+        self._buffered -= n
+        rows: list[tuple[Any, ...]] = []
+        for mine in buffer.values():
+            rows += mine
+        part = Part(table, None, "", n, bucket,
+                    tuple((player, len(mine)) for player, mine in buffer.items()),
+                    arrow_table(table, rows))
+        self.parts.append(part)
+        self._held += n
+        while self._held > self.hold_rows:  # the oldest held part to a file
+            held = self.parts[self._spilled]
+            self.parts[self._spilled] = self._file(held)
+            self._spilled += 1
+            self._held -= held.rows
+
+    def _file(self, part: Part) -> Part:
+        """``part`` written to a file."""
+        data = part.data
+        assert data is not None
+        if self.ipc:
+            path = self.folder / f"{self._spilled:06d}.arrow"
+            with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_file(
+                    sink, data.schema, options=_IPC_OPTIONS) as out:
+                out.write_table(data)
+        else:
+            path = self.folder / f"{self._spilled:06d}.parquet"
+            pq.write_table(data, path, compression="zstd")
+        return Part(part.table, None, str(path), part.rows, part.bucket, part.runs)
+
+    def close(self) -> list[Part]:
+        """Write what is buffered; the parts written, in order."""
+        for key in list(self._buffers):
+            self._write(key)
+        return self.parts
+
+
+_IPC_OPTIONS = pa.ipc.IpcWriteOptions(compression="zstd")
+
+
+def _read_part(part: Part) -> pa.Table:
+    if part.data is not None:
+        return part.data
+    if part.path.endswith(".arrow"):
+        with pa.OSFile(part.path) as source:
+            return pa.ipc.open_file(source).read_all()
+    return pq.read_table(part.path, schema=SCHEMAS[part.table])
+
+
+def split_players(parts: Sequence[Part],
+                  path_for: Callable[[str | None], Path]) -> list[tuple[str | None, Path, int]]:
+    """Write the rows of ``parts`` (one table, in the order taken) as one Parquet file per
+    player, at ``path_for(player)``: each player's rows in their order. Returns ``(player,
+    path, rows)`` for each file written.
+
+    The parts are read one at a time. A player's rows wait in memory until the end, unless
+    more than :data:`HELD_ROWS` rows wait in all: the player with the most then has its
+    file begun and its rows written as a row group. Memory holds about that many rows
+    whatever the number and size of the players."""
+    table = parts[0].table
+    schema = SCHEMAS[table]
+    waiting: dict[str | None, list[pa.Table]] = {}
+    held: Counter[str | None] = Counter()
+    begun: dict[str | None, tuple[pq.ParquetWriter, Path]] = {}
+    written: Counter[str | None] = Counter()
+    try:
+        for part in parts:
+            rows = _read_part(part)
+            start = 0
+            for player, n in part.runs:
+                waiting.setdefault(player, []).append(rows.slice(start, n))
+                held[player] += n
+                start += n
+            while held.total() > HELD_ROWS:
+                player = max(held, key=held.__getitem__)
+                group = pa.concat_tables(waiting.pop(player))
+                if player not in begun:
+                    path = path_for(player)
+                    begun[player] = (pq.ParquetWriter(
+                        path, schema, compression=_codec(group),
+                        use_dictionary=_DICTIONARY[table]), path)
+                begun[player][0].write_table(group, row_group_size=ROW_GROUP_ROWS)
+                written[player] += held.pop(player)
+        out: list[tuple[str | None, Path, int]] = []
+        for player, pieces in waiting.items():
+            rows = pa.concat_tables(pieces)
+            if player in begun:
+                begun[player][0].write_table(rows, row_group_size=ROW_GROUP_ROWS)
+                written[player] += rows.num_rows
+            else:
+                path = path_for(player)
+                write_rows(table, rows, path)
+                out.append((player, path, rows.num_rows))
+        for player, (writer, path) in begun.items():
+            writer.close()
+            out.append((player, path, written[player]))
+        begun.clear()
+        return out
+    finally:
+        for writer, _ in begun.values():  # an error: the caller removes the files
+            with contextlib.suppress(Exception):
+                writer.close()
+
+
+def _codec(rows: pa.Table) -> str:
+    """The compression of a Parquet file that holds ``rows`` (:data:`SNAPPY_BELOW`)."""
+    return "snappy" if rows.num_rows * rows.num_columns < SNAPPY_BELOW else "zstd"
+
+
+def write_rows(table: str, rows: pa.Table, path: Path) -> None:
+    """Write ``rows`` of ``table`` as the Parquet file ``path`` (row groups of
+    :data:`ROW_GROUP_ROWS`; the codec by size, :data:`SNAPPY_BELOW`)."""
+    pq.write_table(rows, path, compression=_codec(rows),
+                   use_dictionary=_DICTIONARY[table], row_group_size=ROW_GROUP_ROWS)
 
 
 def polars_schema(table: str) -> pl.Schema:
@@ -701,7 +891,7 @@ def _link_tree(src: Path, dst: Path) -> None:
 
 
 class DatasetWriter:
-    """Writes the four tables into ``out`` atomically, streaming row groups.
+    """Writes the four tables into ``out`` atomically, one file per table and player.
 
     Use as a context manager: on a normal exit the dataset is committed (moved into
     place), on an exception it is discarded and ``out`` is left as it was::
@@ -709,15 +899,21 @@ class DatasetWriter:
         with DatasetWriter(out) as writer:
             writer.add("plays", rows)
 
+    The rows taken go to parts (:class:`PartWriter`: Arrow tables held in memory up to
+    :data:`HELD_ROWS` rows, older ones Arrow IPC files in the temporary directory) by hash
+    bucket of players; the commit takes the parts a bucket and table at a time and writes
+    each player's rows as one Parquet file (:func:`split_players`), so that the number of
+    files does not depend on how the rows came, and memory stays bounded.
+
     ``append``: keep the files of an existing dataset and add new part files.
-    ``batch_rows``: rows buffered (all tables) before row groups are written.
-    ``max_open_files``: Parquet files kept open at once (one per table and player).
+    ``batch_rows``: rows buffered as Python values (all tables) before parts are written.
+    ``buckets``: hash buckets of players (more for more rows: see :data:`BUCKET_BYTES`).
     ``on_wait``: called when another writer holds the dataset's lock (this one then
     waits for it).
     """
 
     def __init__(self, out: str | os.PathLike[str], *, append: bool = False,
-                 batch_rows: int = DEFAULT_BATCH_ROWS, max_open_files: int = 64,
+                 batch_rows: int = DEFAULT_BATCH_ROWS, buckets: int = 1,
                  on_wait: Callable[[], None] | None = None) -> None:
         self.out = Path(out)
         self.on_wait = on_wait
@@ -728,7 +924,7 @@ class DatasetWriter:
         self._logs: list[tuple[str, str]] = []
         self.append = append
         self.batch_rows = max(1, batch_rows)
-        self.max_open_files = max(1, max_open_files)
+        self.buckets = max(1, buckets)
         self.rows: Counter[str] = Counter()
         """Rows written by this run, per table."""
         self.files = 0
@@ -738,17 +934,7 @@ class DatasetWriter:
         self._previous: dict[str, Any] | None = None
         self._run = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:8]
         self._names = _PartitionNames()
-        # rows not yet converted, per table (tuples in column order), with the runs of
-        # their partitions: [directory value, number of rows, ...]
-        self._rows: dict[str, list[tuple[Any, ...]]] = {t: [] for t in TABLES}
-        self._runs: dict[str, list[Any]] = {t: [] for t in TABLES}
-        self._buffered = 0
-        # converted rows waiting to be written, per partition
-        self._pending: dict[tuple[str, str], list[pa.Table]] = {}
-        self._held = 0  # rows in _pending
-        self._writers: OrderedDict[tuple[str, str], pq.ParquetWriter] = OrderedDict()
-        self._groups: dict[tuple[str, str], int] = {}  # row groups in the open file
-        self._paths: dict[tuple[str, str], Path] = {}  # the open file
+        self._parts: PartWriter | None = None  # the rows taken, until the commit
         self._sizes: dict[Path, int] = {}  # rows of every file written
         self._done = False
 
@@ -821,6 +1007,8 @@ class DatasetWriter:
                                 self._names.add_existing(part.name[len("player="):])
             for table in TABLES:
                 (tmp / table).mkdir(exist_ok=True)
+            self._parts = PartWriter(tmp / PARTS, self.buckets, self.batch_rows, ipc=True,
+                                     hold_rows=HELD_ROWS)
         except BaseException as e:
             self.abort()
             if isinstance(e, OSError):
@@ -911,80 +1099,34 @@ class DatasetWriter:
                    rows: Sequence[tuple[Any, ...]]) -> None:
         """Buffer ``rows`` of ``table``, all of them ``player``'s, each given as the tuple of
         its values in column order (the fast way of :meth:`add`)."""
-        if not self.active:
+        if not self.active or self._parts is None:
             raise RuntimeError("the dataset writer is not open")
-        value = self._names.dir_for(player)
-        self._rows[table].extend(rows)
-        runs = self._runs[table]
-        n = len(rows)
-        if runs and runs[-2] == value:
-            runs[-1] += n
-        else:
-            runs += (value, n)
-        self.rows[table] += n
-        self._buffered += n
-        if self._buffered >= self.batch_rows:
-            self._convert()
+        self._parts.add_values(table, player, rows)
+        self.rows[table] += len(rows)
 
-    def _convert(self) -> None:
-        """Convert the buffered rows to Arrow, a table at a time (one pass each), and hand
-        them to their partitions; write when too many are held."""
-        for table in TABLES:
-            rows = self._rows[table]
-            if not rows:
-                continue
-            runs = self._runs[table]
-            self._rows[table], self._runs[table] = [], []
-            for value, piece in _by_partition(table, rows, runs):
-                key = (table, value)
-                pieces = self._pending.get(key)
-                if pieces is None:
-                    self._pending[key] = [piece]
-                else:
-                    pieces.append(piece)
-        self._held += self._buffered
-        self._buffered = 0
-        if self._held >= self.batch_rows * HELD_BATCHES:
-            self._flush()
+    def _write_players(self) -> None:
+        """Write the parts' rows as one file per table and player, a bucket at a time."""
+        assert self._tmp is not None and self._parts is not None
+        groups: dict[tuple[str, int], list[Part]] = {}
+        for part in self._parts.close():
+            groups.setdefault((part.table, part.bucket), []).append(part)
+        self._parts.parts.clear()  # the parts held in memory go with their group
+        while groups:
+            (table, _), parts = groups.popitem()
+            def path_for(player: str | None, table: str = table) -> Path:
+                assert self._tmp is not None
+                folder = self._tmp / table / f"player={self._names.dir_for(player)}"
+                folder.mkdir(exist_ok=True)
+                self.files += 1
+                return folder / f"part-{self._run}-{self.files:05d}.parquet"
 
-    def _flush(self) -> None:
-        """Write every partition's converted rows as one row group."""
-        if self._buffered:
-            self._convert()
-        pending, self._pending = self._pending, {}
-        for key, pieces in pending.items():
-            data = pieces[0] if len(pieces) == 1 else pa.concat_tables(pieces)
-            self._writer(key).write_table(data, row_group_size=max(len(data), 1))
-            path = self._paths[key]
-            self._sizes[path] = self._sizes.get(path, 0) + len(data)
-            groups = self._groups[key] = self._groups[key] + 1
-            if groups >= FILE_GROUPS:  # pyarrow holds every row group's metadata until
-                self._close(key)  # the file is closed: start a new one
-        self._held = 0
-
-    def _close(self, key: tuple[str, str]) -> None:
-        self._writers.pop(key).close()
-        del self._groups[key], self._paths[key]
-
-    def _writer(self, key: tuple[str, str]) -> pq.ParquetWriter:
-        writer = self._writers.get(key)
-        if writer is not None:
-            self._writers.move_to_end(key)
-            return writer
-        while len(self._writers) >= self.max_open_files:
-            self._close(next(iter(self._writers)))
-        assert self._tmp is not None
-        table, value = key
-        folder = self._tmp / table / f"player={value}"
-        folder.mkdir(parents=True, exist_ok=True)
-        self.files += 1
-        path = folder / f"part-{self._run}-{self.files:05d}.parquet"
-        writer = pq.ParquetWriter(path, SCHEMAS[table], compression="zstd",
-                                  use_dictionary=_DICTIONARY[table])
-        self._writers[key] = writer
-        self._groups[key] = 0
-        self._paths[key] = path
-        return writer
+            for _, path, rows in split_players(parts, path_for):
+                self._sizes[path] = rows
+            for part in parts:
+                if part.data is None:
+                    os.unlink(part.path)
+            del parts
+        shutil.rmtree(self._parts.folder)
 
     def add_file(self, table: str, player: str | None, path: Path, rows: int) -> None:
         """Move a finished Parquet file of ``table`` whose ``rows`` rows are all
@@ -1007,9 +1149,7 @@ class DatasetWriter:
             return
         assert self._tmp is not None and self._dest is not None
         try:
-            self._flush()
-            while self._writers:
-                self._close(next(iter(self._writers)))
+            self._write_players()
             self.files += compact_partitions(self._tmp, self._run, sizes=self._sizes)
             for table in TABLES:
                 tdir = self._tmp / table
@@ -1071,12 +1211,7 @@ class DatasetWriter:
         if self._done:
             return
         self._done = True
-        while self._writers:
-            with contextlib.suppress(Exception):  # the files are deleted below
-                self._writers.popitem(last=False)[1].close()
-        self._rows = {t: [] for t in TABLES}
-        self._runs = {t: [] for t in TABLES}
-        self._pending.clear()
+        self._parts = None
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
         self._unlock()
@@ -1183,7 +1318,9 @@ def merge_parquet(files: Sequence[Path], dest: Path, schema: pa.Schema,
     tmp = dest.with_name(dest.name + ".tmp")
     pending: list[pa.Table] = []
     held = 0
-    with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+    total = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
+    codec = "snappy" if total * len(schema) < SNAPPY_BELOW else "zstd"  # as _codec
+    with pq.ParquetWriter(tmp, schema, compression=codec) as writer:
         for f in files:
             source = pq.ParquetFile(f)
             for i in range(source.num_row_groups):
@@ -1296,7 +1433,12 @@ def ingest(
     from .progress import progress_over
 
     result = IngestResult()
-    writer = DatasetWriter(out, append=append, batch_rows=batch_rows, on_wait=on_wait)
+    size = 0
+    for path in files:
+        with contextlib.suppress(OSError):
+            size += os.stat(path).st_size
+    writer = DatasetWriter(out, append=append, batch_rows=batch_rows,
+                           buckets=-(-size // BUCKET_BYTES), on_wait=on_wait)
     visitor = DatasetVisitor(writer, report)
     try:
         with fewer_full_collections(), writer:

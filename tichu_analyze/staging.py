@@ -24,31 +24,24 @@ must be on a file system every worker sees at the same path (docs/scale.md).
 """
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import uuid
-import zlib
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from .atomicfile import reason
 from .datasets import (
-    DEFAULT_BATCH_ROWS,
-    ROW_GROUP_ROWS,
-    SCHEMAS,
     DatasetError,
     DatasetWriter,
     IngestResult,
-    arrow_table,
+    Part,
+    PartWriter,
     fewer_full_collections,
     replay_rows,
+    split_players,
 )
 from .diagnostics import Diagnostic
 from .driver import (
@@ -66,80 +59,9 @@ from .driver import (
 from .logfile import FileStats, LogError
 from .progress import progress_bar
 
-
-@dataclass(frozen=True, slots=True)
-class Part:
-    """One Parquet file written by a task: rows of one table, of the players of one hash
-    ``bucket`` (staged by an ingest task), or all of one ``player`` (merged)."""
-
-    table: str
-    player: str | None
-    path: str
-    rows: int
-    bucket: int = -1
-
-
 BUCKET_BYTES = 128 << 20
 """Input bytes per hash bucket of players: a merge task holds one bucket's rows of one
 table in memory (some 1.5 million rows)."""
-
-
-def bucket_of(player: str | None, buckets: int) -> int:
-    """The hash bucket of ``player``'s rows (stable across processes and machines)."""
-    if player is None:
-        return 0
-    return zlib.crc32(player.encode("utf-8", "surrogatepass")) % buckets
-
-
-class PartWriter:
-    """A task's rows, buffered per table and bucket of players and written as Parquet parts
-    into ``folder`` (which must not exist; its parent must)."""
-
-    def __init__(self, folder: Path, buckets: int, batch_rows: int = DEFAULT_BATCH_ROWS) -> None:
-        folder.mkdir()  # not parents: a task that outlives its run finds no staging
-        self.folder = folder
-        self.buckets = buckets
-        self.batch_rows = max(1, batch_rows)
-        self.parts: list[Part] = []
-        self._buffers: dict[tuple[str, int], list[tuple[Any, ...]]] = {}
-        self._bucket: dict[str | None, int] = {}
-        self._buffered = 0
-
-    active = True
-
-    def add_values(self, table: str, player: str | None,
-                   rows: Sequence[tuple[Any, ...]]) -> None:
-        """Take ``rows`` of ``table``, all of them ``player``'s, each the tuple of its values
-        in column order (:class:`~tichu_analyze.datasets.RowWriter`)."""
-        bucket = self._bucket.get(player)
-        if bucket is None:
-            bucket = self._bucket[player] = bucket_of(player, self.buckets)
-        key = (table, bucket)
-        buffer = self._buffers.get(key)
-        if buffer is None:
-            buffer = self._buffers[key] = []
-        buffer.extend(rows)
-        self._buffered += len(rows)
-        if self._buffered >= self.batch_rows:
-            buffers = self._buffers
-            for key in sorted(buffers, key=lambda k: -len(buffers[k])):
-                self._write(key)
-                if self._buffered <= self.batch_rows // 2:
-                    break
-
-    def _write(self, key: tuple[str, int]) -> None:
-        table, bucket = key
-        rows = self._buffers.pop(key)
-        self._buffered -= len(rows)
-        path = self.folder / f"{len(self.parts):06d}.parquet"
-        pq.write_table(arrow_table(table, rows), path, compression="zstd")
-        self.parts.append(Part(table, None, str(path), len(rows), bucket))
-
-    def close(self) -> list[Part]:
-        """Write what is buffered; the parts written, in order."""
-        for key in list(self._buffers):
-            self._write(key)
-        return self.parts
 
 
 def ingest_task(units: list[Unit], variants: frozenset[str], staging: str,
@@ -176,21 +98,9 @@ def split_task(parts: list[Part], staging: str) -> list[Part]:
     first = parts[0]
     folder = Path(staging) / f"players-{first.table}-{first.bucket:05d}-{uuid.uuid4().hex[:12]}"
     folder.mkdir()
-    schema = SCHEMAS[first.table]
-    rows = pa.concat_tables([pq.read_table(p.path, schema=schema) for p in parts])
-    order = pc.sort_indices(rows, sort_keys=[("player", "ascending")])
-    rows = rows.take(order)  # sort_indices is stable: each player's rows keep their order
-    players = rows.column("player").to_pylist()
-    out: list[Part] = []
-    start = 0
-    for end in range(1, len(players) + 1):
-        if end == len(players) or players[end] != players[start]:
-            path = folder / f"{len(out):06d}.parquet"
-            pq.write_table(rows.slice(start, end - start), path, compression="zstd",
-                           row_group_size=ROW_GROUP_ROWS)
-            out.append(Part(first.table, players[start], str(path), end - start))
-            start = end
-    return out
+    paths = (folder / f"{n:06d}.parquet" for n in itertools.count())
+    return [Part(first.table, player, str(path), rows)
+            for player, path, rows in split_players(parts, lambda _: next(paths))]
 
 
 def players_parts(parts: list[Part], staging: Path, on: Backend) -> list[Part]:
