@@ -43,3 +43,34 @@ def test_sarif_locations_are_uris_for_paths_with_spaces_hashes_and_absolute_path
     result = runner.invoke(app, ["check", str(folder), "-q", "-f", "sarif"])
     assert _sarif_uris(result.stdout) == [(folder / "a b#1%.jsonl").as_uri()]
     assert _sarif_uris(result.stdout)[0].startswith("file:///")
+
+
+def test_a_pipe_given_as_a_log_is_not_called_missing(tmp_path: Path) -> None:
+    """``zcat day.jsonl.gz | check /dev/stdin`` (or ``check <(zcat ...)``) said
+    "/dev/stdin: no such file or directory", which is false: it exists, it is a pipe,
+    which ``check`` does not read (it reads a log more than once)."""
+    import os
+
+    fifo = tmp_path / "stream.jsonl"
+    os.mkfifo(fifo)
+    result = runner.invoke(app, ["check", str(fifo), "-q"])
+    assert result.exit_code == 2, result.output
+    assert "no such file" not in result.output
+    assert f"{fifo}: not a regular file (a pipe or a device)" in flat(result.output)
+
+
+def test_an_empty_log_passes_with_a_note_saying_it_held_nothing(tmp_path: Path) -> None:
+    """A server that crashed before writing a line leaves an empty log: it passed with
+    "0 games" and not a word. It still passes (no rule is broken), with a note on stderr
+    naming the file; ``-q`` silences it with the summary."""
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    (tmp_path / "blank.jsonl").write_bytes(b"\n\r\n\n")
+    result = runner.invoke(app, ["check", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert f"note: {tmp_path / 'empty.jsonl'} holds nothing (an empty file)" in result.stderr
+    assert f"note: {tmp_path / 'blank.jsonl'} holds only blank lines" in result.stderr
+    assert "2 files, 0 games, 0 rounds, 0 events: no diagnostics" in result.stderr
+    assert result.stdout == ""
+    quiet = runner.invoke(app, ["check", str(tmp_path), "-q"])
+    assert quiet.exit_code == 0 and quiet.output == ""
+    assert "note:" not in runner.invoke(app, ["check", str(WISH)]).stderr

@@ -576,6 +576,10 @@ def check(
                               highlight=False)
                     continue
                 stats = stats_or_error
+                if not stats.events and not quiet:  # passes, but likely not what was meant
+                    what = "only blank lines" if stats.lines else "nothing (an empty file)"
+                    err.print(f"note: {clean(path)} holds {what}: no events to check",
+                              highlight=False, markup=False)
                 totals["files"] += 1
                 totals["games"] += stats.games
                 totals["rounds"] += stats.rounds

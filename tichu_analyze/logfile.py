@@ -76,6 +76,9 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
             ))
         elif path.is_file():
             found.append(path)
+        elif path.exists():  # a pipe (/dev/stdin, <(zcat ...)) or a device
+            raise LogError(f"{p}: not a regular file (a pipe or a device); write the log to "
+                           "a file and check that")
         else:
             raise LogError(f"{p}: no such file or directory")
     seen: set[str] = set()
