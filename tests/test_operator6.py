@@ -7,9 +7,11 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
+from tichu_analyze.logfile import check_file
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -74,3 +76,36 @@ def test_an_empty_log_passes_with_a_note_saying_it_held_nothing(tmp_path: Path) 
     quiet = runner.invoke(app, ["check", str(tmp_path), "-q"])
     assert quiet.exit_code == 0 and quiet.output == ""
     assert "note:" not in runner.invoke(app, ["check", str(WISH)]).stderr
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("suffix", [".jsonl", ".jsonl.gz"])
+def test_a_utf16_log_is_one_l001_saying_so(tmp_path: Path, encoding: str, suffix: str) -> None:
+    """A log saved as UTF-16 (Windows' 'Unicode', with or without a byte order mark)
+    was one L001 per line, each saying it looks like UTF-16: a screenful for one
+    mistake. It is one L001 at line 1 naming the encoding; the file is not read."""
+    import gzip
+
+    data = WISH.read_text(encoding="utf-8").encode(encoding)
+    log = tmp_path / f"day{suffix}"
+    log.write_bytes(gzip.compress(data) if suffix.endswith(".gz") else data)
+    found = check_file(log)
+    assert [(d.code, d.line) for d in found] == [("L001", 1)]
+    assert found[0].message == ("the file is UTF-16 text, and logs are UTF-8: it is not "
+                                "read (save it as UTF-8)")
+    result = runner.invoke(app, ["check", str(log)])
+    assert result.exit_code == 1
+    assert "1 file, 0 games, 0 rounds, 1 event: 1 diagnostic" in result.stderr
+
+
+def test_a_utf8_log_with_a_nul_or_a_utf16_bom_on_its_first_line_is_read_on(
+        tmp_path: Path) -> None:
+    """Only a first line that reads as a JSON object in UTF-16 makes the file UTF-16: a
+    UTF-8 log with junk at its start keeps its diagnostics line by line."""
+    text = WISH.read_bytes()
+    for junk in (b"\xff\xfe", b"{\x00", b"\x00{"):
+        log = tmp_path / "junk.jsonl"
+        log.write_bytes(junk + b"\n" + text)
+        found = check_file(log)
+        assert [d.code for d in found][:1] == ["L001"] and len(found) > 1, junk
+        assert "W001" in [d.code for d in found]

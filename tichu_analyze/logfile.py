@@ -133,6 +133,32 @@ def _utf16_hint(raw: bytes | str) -> str:
     return ""
 
 
+def _is_utf16(block: bytes) -> bool:
+    """Whether a log was saved as UTF-16, judged by its first line: it starts with a
+    UTF-16 byte order mark or with ``{`` beside a NUL byte, and reads in that encoding as
+    a JSON object (a log in UTF-8 never starts so: 0xFF and 0xFE are not UTF-8, and JSON
+    holds no NUL byte)."""
+    if block.startswith(b"\xff\xfe"):
+        codec, block = "utf-16-le", block[2:]
+    elif block.startswith(b"\xfe\xff"):
+        codec, block = "utf-16-be", block[2:]
+    elif block.startswith(b"{\x00"):
+        codec = "utf-16-le"
+    elif block.startswith(b"\x00{"):
+        codec = "utf-16-be"
+    else:
+        return False
+    head = block[:_UTF16_PROBE]
+    try:
+        line = head[:len(head) & ~1].decode(codec).split("\n", 1)[0]
+        return isinstance(_generic.decode(line.encode()), dict)
+    except (UnicodeDecodeError, msgspec.DecodeError, RecursionError):
+        return False
+
+
+_UTF16_PROBE = 1 << 16
+
+
 def explain(
     raw: bytes | str | dict[str, object], wide: bool = False,
 ) -> tuple[str, str, str | None, int | None, str | None]:
@@ -232,6 +258,11 @@ def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None 
     block = read(size)
     if first_line == 1 and block.startswith(_BOM):
         block = block[len(_BOM):]
+    elif first_line == 1 and _is_utf16(block):  # one L001 for the file, not one per line
+        replay.problem(1, "L001", "the file is UTF-16 text, and logs are UTF-8: it is not "
+                       "read (save it as UTF-8)")
+        replay.events += 1
+        return 1
     while block:
         if skipped:
             end = block.find(b"\n")
