@@ -109,3 +109,45 @@ def test_a_utf8_log_with_a_nul_or_a_utf16_bom_on_its_first_line_is_read_on(
         found = check_file(log)
         assert [d.code for d in found][:1] == ["L001"] and len(found) > 1, junk
         assert "W001" in [d.code for d in found]
+
+
+# ------------------------------------------------------------ a tournament director's audit
+
+DISPUTED = ROOT / "tests" / "fixtures" / "audit" / "disputed.jsonl"
+
+
+def _with_stray_deal(tmp_path: Path) -> Path:
+    """disputed.jsonl with round 2's first deal repeated right after round 1's round_end
+    (line 62), before round 2's round_start: a recorder that dealt before starting the
+    round."""
+    lines = DISPUTED.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert '"round_end"' in lines[60] and '"round_start"' in lines[61]
+    log = tmp_path / "stray.jsonl"
+    log.write_text("".join(lines[:61] + [lines[62]] + lines[61:]), encoding="utf-8")
+    return log
+
+
+def test_a_stray_deal_after_round_end_is_shown_after_the_result_not_inside_it(
+        tmp_path: Path) -> None:
+    """The L007 of a deal that came after round 1's round_end (and before round 2's
+    round_start) was printed inside 'Result of round 1', between the recorded round_end
+    and the finish order, as if it were part of the result. It now follows the result,
+    under a heading saying these lines are no part of the round."""
+    log = _with_stray_deal(tmp_path)
+    result = runner.invoke(app, ["replay", str(log), "-r", "1", "--color", "never"])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    result_at = text.index("Result of round 1")
+    stray_at = text.index("After round 1's round_end (not part of any round)")
+    assert result_at < text.index("  finish order") < text.index("  recorded ") < stray_at
+    assert text.index("L007 out-of-sequence: a deal is not allowed after the round ended") \
+        > stray_at
+    assert "line 62  ✗ L007 out-of-sequence · after the round" in text
+    # the HTML page says the same
+    page = tmp_path / "r1.html"
+    result = runner.invoke(app, ["replay", str(log), "-r", "1", "-f", "html", "-o", str(page)])
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert html.index('class="result grid"') < html.index(
+        "After round 1&#x27;s round_end (not part of any round)") < html.index(
+        "a deal is not allowed after the round ended")
