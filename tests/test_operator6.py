@@ -151,3 +151,24 @@ def test_a_stray_deal_after_round_end_is_shown_after_the_result_not_inside_it(
     assert html.index('class="result grid"') < html.index(
         "After round 1&#x27;s round_end (not part of any round)") < html.index(
         "a deal is not allowed after the round ended")
+
+
+def test_games_counts_the_diagnostics_that_belong_to_no_game(tmp_path: Path) -> None:
+    """A log whose last line (its game_end) was cut short: ``check`` reports the L001,
+    but ``games`` said "no diagnostics" for the file, since a line that is not JSON
+    names no game. It now says on stderr how many diagnostics lie outside the games
+    listed, and where to see them; the listing itself is unchanged."""
+    log = tmp_path / "night 3.jsonl"
+    data = (SAMPLES / "simulated-5-games.jsonl").read_bytes()
+    log.write_bytes(data[:-20])
+    result = runner.invoke(app, ["games", str(log)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("\n") == 5
+    assert (f"{log}: 1 error outside the games listed; 'tichu-analyze check '{log}'' "
+            "shows them") in flat(result.stderr)
+    as_json = runner.invoke(app, ["games", str(log), "-f", "json"])
+    assert [json.loads(line)["game"] for line in as_json.stdout.splitlines()] == [
+        f"sim-2026-{n}" for n in range(1, 6)]
+    assert "1 error outside the games listed" in as_json.stderr
+    clean = runner.invoke(app, ["games", str(SAMPLES / "wish-ignored.jsonl")])
+    assert "outside" not in clean.output

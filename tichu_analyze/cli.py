@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import shlex
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -1179,7 +1180,7 @@ def games(
     Exit status: 0 when every file was read, 2 when a file or an argument could not be used.
     """
     from .games import as_text as game_line
-    from .games import list_games
+    from .games import list_games, severity_counts
 
     variants = _variants(variant)
     files = _log_files(paths)
@@ -1187,8 +1188,9 @@ def games(
     unreadable = 0
     try:
         for path in files:
+            outside: dict[str, int] = {}
             try:
-                found = list_games(path, variants)
+                found = list_games(path, variants, outside)
             except LogError as e:
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
@@ -1196,6 +1198,10 @@ def games(
             if not found:
                 err.print(f"{clean(path)}: no games found (no game_start event, nor a "
                           ".tch game)", highlight=False, markup=False)
+            if outside:  # (a line that is not JSON belongs to no game)
+                err.print(f"{clean(path)}: {severity_counts(outside)} outside the games "
+                          f"listed; 'tichu-analyze check {shlex.quote(clean(path))}' shows them",
+                          highlight=False, markup=False)
             for g in found:
                 if output_format is GamesFormat.JSON:
                     print(json.dumps(g.as_dict(), ensure_ascii=False))
