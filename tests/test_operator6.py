@@ -172,3 +172,45 @@ def test_games_counts_the_diagnostics_that_belong_to_no_game(tmp_path: Path) -> 
     assert "1 error outside the games listed" in as_json.stderr
     clean = runner.invoke(app, ["games", str(SAMPLES / "wish-ignored.jsonl")])
     assert "outside" not in clean.output
+
+
+def test_logs_compressed_otherwise_than_gzip_or_zstd_are_named_not_misread(
+        tmp_path: Path) -> None:
+    """An operator who compressed old logs with xz or bzip2: in a folder they were passed
+    over without a word (the nightly check kept passing); given by name they were read as
+    text, one L001 per line of binary. In a folder they are now named in a note; by name
+    each is one error saying what the file is (exit status 2). A gzip file named .jsonl
+    is told to be named .jsonl.gz."""
+    import bz2
+    import gzip
+    import lzma
+
+    data = WISH.read_bytes()
+    (tmp_path / "day1.jsonl").write_bytes(data)
+    (tmp_path / "day2.jsonl.bz2").write_bytes(bz2.compress(data))
+    (tmp_path / "day3.jsonl.xz").write_bytes(lzma.compress(data))
+    result = runner.invoke(app, ["check", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert (f"note: not read, being compressed with neither gzip nor zstd: "
+            f"{tmp_path / 'day2.jsonl.bz2'}, {tmp_path / 'day3.jsonl.xz'}") in flat(result.stderr)
+    assert "1 file, 1 game" in result.stderr
+    assert "note:" not in runner.invoke(app, ["check", str(tmp_path), "-q"]).output
+    for name, what in [("day2.jsonl.bz2", "bzip2-compressed; logs are read as they are"),
+                       ("day3.jsonl.xz", "xz-compressed; logs are read as they are")]:
+        result = runner.invoke(app, ["check", str(tmp_path / name)])
+        assert result.exit_code == 2, result.output
+        assert "L001" not in result.output
+        assert f"{tmp_path / name}: cannot read: the file is {what}" in flat(result.stderr)
+    renamed = tmp_path / "day4.jsonl"
+    renamed.write_bytes(gzip.compress(data))
+    result = runner.invoke(app, ["check", str(renamed)])
+    assert result.exit_code == 2
+    assert "the file is gzip-compressed, but not named .gz: name it .jsonl.gz" in result.stderr
+
+
+def test_replay_of_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
+    """``replay logs/`` said "logs/: no such file" of a folder that exists."""
+    result = runner.invoke(app, ["replay", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "no such file" not in result.output
+    assert f"{tmp_path}: a folder; replay shows one log file" in flat(result.output)

@@ -247,12 +247,21 @@ LogPaths = Annotated[
 ]
 
 
-def _log_files(paths: list[Path]) -> list[Path]:
-    """The log files of ``paths``, or exit 2 saying why there are none."""
+def _log_files(paths: list[Path], quiet: bool = False) -> list[Path]:
+    """The log files of ``paths``, or exit 2 saying why there are none. Files of the
+    folders named as logs in a compression that is not read (``day.jsonl.xz``) are
+    named in a note on stderr (unless ``quiet``), not passed over in silence."""
+    passed_over: list[Path] = []
     try:
-        files = find_logs(paths)
+        files = find_logs(paths, passed_over)
     except LogError as e:
         raise fail(str(e)) from None
+    if passed_over and not quiet:
+        names = ", ".join(clean(p) for p in passed_over[:3])
+        more = f" and {len(passed_over) - 3} more" if len(passed_over) > 3 else ""
+        err.print(f"note: not read, being compressed with neither gzip nor zstd: {names}"
+                  f"{more} (logs are read as .jsonl, .jsonl.gz or .jsonl.zst)",
+                  highlight=False, markup=False)
     if not files:
         where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
         raise fail(f"no log files found in {where} (looked for .jsonl, .jsonl.gz, "
@@ -493,7 +502,7 @@ def check(
         known = Baseline.load(baseline) if baseline is not None else None
     except BaselineError as e:
         raise fail(str(e)) from None
-    files = _log_files(paths)
+    files = _log_files(paths, quiet)
     _not_a_log_read(output, files)
     _not_a_log_read(write_baseline, files)
 
@@ -801,7 +810,7 @@ def ingest(
     from .datasets import ingest as write_datasets
 
     variants = _variants(variant)
-    files = _log_files(paths)
+    files = _log_files(paths, quiet)
     unusable = not_a_folder(out)
     if unusable is not None:
         raise fail(unusable)
@@ -1123,7 +1132,9 @@ def replay(
     if output_format is ReplayFormat.HTML and output is None:
         raise fail("the html view needs --output FILE.html (or use --format text)")
     if not log.is_file():
-        raise fail(f"{log}: no such file")
+        raise fail(f"{log}: " + ("a folder; replay shows one log file ('tichu-analyze games "
+                                 "FOLDER' lists the games of a folder)" if log.is_dir()
+                                 else "not a regular file" if log.exists() else "no such file"))
     _not_a_log_read(output, [log])
     try:
         view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)

@@ -58,13 +58,16 @@ class FileStats:
     """The ids of the games started, for a byte range only (empty otherwise)."""
 
 
-def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+def find_logs(paths: Iterable[str | os.PathLike[str]],
+              passed_over: list[Path] | None = None) -> list[Path]:
     """The log files named by ``paths``: files as given, directories searched recursively.
 
     Raises :class:`LogError` for a path that does not exist. A link with a log's name
     whose target is gone is found too (reading it then fails), so that a log missing
     from an archive is reported, not passed over. A file named twice (``logs/`` and
     ``logs/2024/``, or ``a.jsonl ./a.jsonl``) is listed once, where it first comes.
+    ``passed_over``, if given, receives the files of the directories that are named as
+    logs in a compression that is not read (``day.jsonl.xz``), so a caller can say so.
     """
     found: list[Path] = []
     for p in paths:
@@ -74,6 +77,9 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
                 f for f in path.rglob("*")
                 if f.name.endswith(LOG_SUFFIXES) and (f.is_file() or not f.exists())
             ))
+            if passed_over is not None:
+                passed_over.extend(sorted(f for f in path.rglob("*.jsonl.*")
+                                          if f.name.endswith(_NOT_READ) and f.is_file()))
         elif path.is_file():
             found.append(path)
         elif path.exists():  # a pipe (/dev/stdin, <(zcat ...)) or a device
@@ -89,6 +95,28 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
             seen.add(key)
             unique.append(f)
     return unique
+
+
+_NOT_READ = (".bz2", ".xz", ".lzma", ".lz4", ".br", ".zip", ".7z", ".Z")
+"""Compressions a log may be found in that are not read (gzip and zstd are)."""
+
+_OTHERS = ("logs are read as they are, or compressed with gzip (.jsonl.gz) or zstd "
+           "(.jsonl.zst)")
+_MAGIC = ((b"\x1f\x8b", "gzip-compressed, but not named .gz: name it .jsonl.gz"),
+          (b"\x28\xb5\x2f\xfd", "zstd-compressed, but not named .zst: name it .jsonl.zst"),
+          (b"BZh", f"bzip2-compressed; {_OTHERS}"), (b"\xfd7zXZ\x00", f"xz-compressed; {_OTHERS}"),
+          (b"PK\x03\x04", f"a zip archive; {_OTHERS}"))
+"""The first bytes of a compressed file (which no line of JSON starts with), and what
+to say of a log that holds one while it is named as plain text."""
+
+
+def _compressed_as(head: bytes) -> str | None:
+    """What a log named as plain text holds instead, judged by its first bytes (a
+    phrase: ``"xz-compressed; ..."``), or None for anything else."""
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            return what
+    return None
 
 
 def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
@@ -499,6 +527,14 @@ def replay_file(
             raw = open(path, "rb")  # noqa: SIM115 - closed below
         except OSError as e:
             raise LogError(f"{name}: cannot read: {reason(e)}") from e
+        if not start and not path.name.endswith((".gz", ".zst")):
+            try:
+                packed = _compressed_as(raw.peek(8)[:8])
+            except OSError:
+                packed = None  # (the read below says why)
+            if packed is not None:
+                raw.close()
+                raise LogError(f"{name}: cannot read: the file is {packed}")
         with raw, _decompressed(path, raw) as f:
             tick = None if progress is None else (lambda: progress(raw.tell()))
             stream: Any = f
