@@ -214,3 +214,14 @@ def test_replay_of_a_folder_says_it_is_a_folder(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "no such file" not in result.output
     assert f"{tmp_path}: a folder; replay shows one log file" in flat(result.output)
+
+
+def test_config_and_isolated_together_are_refused(tmp_path: Path) -> None:
+    """``--config ci.toml --isolated`` ignored the file named without a word: the CI's
+    settings were silently not in force."""
+    config = tmp_path / "ci.toml"
+    config.write_text('ignore = ["W"]\n')
+    result = runner.invoke(app, ["check", str(WISH), "--config", str(config), "--isolated"])
+    assert result.exit_code == 2, result.output
+    assert "--config and --isolated cannot be used together" in result.output
+    assert runner.invoke(app, ["check", str(WISH), "--config", str(config)]).exit_code == 0

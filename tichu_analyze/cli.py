@@ -374,6 +374,8 @@ def _settings(paths: list[Path], config: Path | None, isolated: bool) -> Setting
     """The configuration in force: --config FILE, else the one found above the first path."""
     from .config import ConfigError, find_config, load_settings
 
+    if isolated and config is not None:  # (as ruff: one or the other, never both)
+        raise fail("--config and --isolated cannot be used together")
     try:
         if isolated:
             found = None
@@ -461,8 +463,8 @@ def check(
                      show_default=False, metavar="FILE", rich_help_panel="Configuration"),
     ] = None,
     isolated: Annotated[
-        bool, typer.Option("--isolated", help="Ignore every configuration file.",
-                           rich_help_panel="Configuration")
+        bool, typer.Option("--isolated", rich_help_panel="Configuration",
+                           help="Ignore every configuration file (not with --config).")
     ] = False,
     show_settings: Annotated[
         bool, typer.Option("--show-settings", help="Print the settings in force and where "
