@@ -225,3 +225,14 @@ def test_config_and_isolated_together_are_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert "--config and --isolated cannot be used together" in result.output
     assert runner.invoke(app, ["check", str(WISH), "--config", str(config)]).exit_code == 0
+
+
+def test_an_unknown_game_id_names_the_games_of_a_small_file() -> None:
+    """A director who mistyped the game id read "it holds 1 game" without its id (the
+    docs promised "it holds 1 game: 'g1'"). Up to three games are named."""
+    result = runner.invoke(app, ["replay", str(DISPUTED), "--game", "g9"])
+    assert result.exit_code == 2
+    assert "game 'g9' is not in" in flat(result.output)
+    assert "it holds 1 game: 'g1' ('tichu-analyze games " in flat(result.output)
+    five = runner.invoke(app, ["replay", str(SAMPLES / "simulated-5-games.jsonl"), "-g", "x"])
+    assert "it holds 5 games ('tichu-analyze games " in flat(five.output)

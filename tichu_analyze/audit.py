@@ -154,9 +154,10 @@ def pick(trace: Trace, game: str | None, round: int | None) -> tuple[GameState, 
         game = next(iter(trace.games))
     rec = trace.games.get(game)
     if rec is None:
+        few = ", ".join(repr(clean(g)) for g in trace.games) if len(trace.games) <= 3 else ""
         raise AuditError(f"game {clean(game)!r} is not in {trace.file}; it holds "
-                         f"{len(trace.games)} game{'s' * (len(trace.games) != 1)} "
-                         f"({_games_hint(trace)})")
+                         f"{len(trace.games)} game{'s' * (len(trace.games) != 1)}"
+                         f"{': ' + few if few else ''} ({_games_hint(trace)})")
     rounds = [r for r in trace.rounds if r.game == game]
     if round is not None:
         chosen = [r for r in rounds if r.round == round]
