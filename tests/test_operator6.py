@@ -236,3 +236,16 @@ def test_an_unknown_game_id_names_the_games_of_a_small_file() -> None:
     assert "it holds 1 game: 'g1' ('tichu-analyze games " in flat(result.output)
     five = runner.invoke(app, ["replay", str(SAMPLES / "simulated-5-games.jsonl"), "-g", "x"])
     assert "it holds 5 games ('tichu-analyze games " in flat(five.output)
+
+
+def test_the_recorded_score_of_an_unscored_round_is_not_said_to_count() -> None:
+    """Round 2 of disputed.jsonl is skipped (X001): its result said the recorded score
+    40 to 160 was "counted towards the game total", while the totals below (and S003,
+    rules.md 8) add nothing for a round that is not scored: -210 to 210 is round 1's
+    score alone."""
+    result = runner.invoke(app, ["replay", str(DISPUTED), "-g", "g1", "--color", "never"])
+    text = flat(result.stdout)
+    assert "counted towards" not in text
+    assert ("recorded team 0 40 · team 1 160 (not counted: a round that is not scored adds "
+            "nothing to the game total)") in text
+    assert "totals team 0 -210 · team 1 210" in text

@@ -844,8 +844,8 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
                                         "out"]))
         if rec.recorded_score is not None:
             got = rec.recorded_score
-            rows.append(("recorded", [f"team 0 {got[0]} · team 1 {got[1]} (counted towards the "
-                                      "game total)"]))
+            rows.append(("recorded", [f"team 0 {got[0]} · team 1 {got[1]} (not counted: a round "
+                                      "that is not scored adds nothing to the game total)"]))
         if rec.recorded_finish is not None:
             rows.append(("recorded order", [", ".join(map(str, rec.recorded_finish))]))
         return rows
