@@ -249,3 +249,14 @@ def test_the_recorded_score_of_an_unscored_round_is_not_said_to_count() -> None:
     assert ("recorded team 0 40 · team 1 160 (not counted: a round that is not scored adds "
             "nothing to the game total)") in text
     assert "totals team 0 -210 · team 1 210" in text
+
+
+def test_games_help_says_the_score_is_the_replayed_sum() -> None:
+    """``games --help`` (and the README) said the score was "the recorded one where a
+    round could not be scored"; it is the sum of the rounds the replay scored, as the
+    listing shows: disputed.jsonl's round 2 (skipped, recorded 40 to 160) adds nothing."""
+    listing = runner.invoke(app, ["games", str(DISPUTED)]).stdout
+    assert "; -210 to 210; " in listing
+    help_text = flat(runner.invoke(app, ["games", "--help"]).stdout)
+    assert "the recorded one" not in help_text
+    assert "a round that could not be scored adds nothing" in help_text

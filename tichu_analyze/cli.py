@@ -1187,7 +1187,7 @@ def games(
     Each line gives the file, the game id, the players, the rounds, whether the game is
     complete (its game_end was recorded, or a team reached the target), the final score
     and the diagnostics by severity.
-    The score is the replayed one (the recorded one where a round could not be scored).
+    The score is the replayed one: a round that could not be scored adds nothing.
     Use a game id with 'tichu-analyze replay LOG --game GAME'.
 
     Exit status: 0 when every file was read, 2 when a file or an argument could not be used.

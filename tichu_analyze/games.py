@@ -31,8 +31,8 @@ class GameSummary:
     complete: bool
     """A ``game_end`` was recorded."""
     score: list[int] | None
-    """The replayed final score per team (the recorded one where the replay could not
-    score every round); None when neither is known."""
+    """The replayed final score per team: the sum of the rounds the replay scored (a
+    round it could not score adds nothing); None in ``trichu`` (see ``persons``)."""
     line: int
     diagnostics: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEVERITIES, 0))
     persons: dict[str, int] | None = None
