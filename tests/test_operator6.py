@@ -260,3 +260,24 @@ def test_games_help_says_the_score_is_the_replayed_sum() -> None:
     help_text = flat(runner.invoke(app, ["games", "--help"]).stdout)
     assert "the recorded one" not in help_text
     assert "a round that could not be scored adds nothing" in help_text
+
+
+def test_a_line_cut_by_a_crash_that_runs_into_the_next_game_start_names_it(
+        tmp_path: Path) -> None:
+    """A server crashed in the middle of a line and, restarted, appended the next game
+    to the same log: the cut line runs into the new game_start. Every event of the new
+    game is L005 (rules.md 8, as before), but each said only "no game_start before it",
+    though the game_start is there, at the broken line; they now point at it, as for
+    any game_start that is not valid JSON."""
+    first = WISH.read_text(encoding="utf-8").splitlines()
+    second = (SAMPLES / "late-tichu.jsonl").read_text(encoding="utf-8").replace('"g1"', '"g2"')
+    log = tmp_path / "server.jsonl"
+    log.write_text("\n".join(first[:12]) + "\n" + first[12][:30] + second, encoding="utf-8")
+    found = check_file(log)
+    codes = [d.code for d in found]
+    cut = [d for d in found if d.code == "L001"]
+    assert len(cut) == 1 and cut[0].line == 13 and cut[0].game == "g2"
+    l005 = [d for d in found if d.code == "L005"]
+    assert l005 and all(d.game == "g2" for d in l005)
+    assert all(d.message.endswith("(its game_start at line 13 is not valid)") for d in l005)
+    assert codes.count("L008") == 1  # game g1, cut in its first round

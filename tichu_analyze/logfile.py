@@ -405,8 +405,14 @@ _GAME_ID = re.compile(rb'"game"\s*:\s*"([^"\\]{1,200})"')
 
 def _start_id(raw: bytes) -> str | None:
     """The game id a ``game_start`` line that is not JSON seems to name (a plain string
-    in valid UTF-8), or None."""
-    m = _GAME_ID.search(raw)
+    in valid UTF-8), or None. It is looked for first in the object that names
+    ``game_start``: when a recorder crashed in the middle of a line and started again,
+    the cut line runs into the new game's ``game_start``, and the id the cut line
+    names first is the old game's."""
+    begin = raw.rfind(b"{", 0, raw.rfind(b'"game_start"'))
+    m = _GAME_ID.search(raw, begin) if begin > 0 else None
+    if m is None:
+        m = _GAME_ID.search(raw)
     if m is None:
         return None
     try:
