@@ -76,6 +76,14 @@ def test_an_empty_log_passes_with_a_note_saying_it_held_nothing(tmp_path: Path) 
     quiet = runner.invoke(app, ["check", str(tmp_path), "-q"])
     assert quiet.exit_code == 0 and quiet.output == ""
     assert "note:" not in runner.invoke(app, ["check", str(WISH)]).stderr
+    # a .gz cut before its first line has no event either, but its L001 says why: no note
+    import gzip
+
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(gzip.compress(WISH.read_bytes())[:12])
+    result = runner.invoke(app, ["check", str(cut)])
+    assert result.exit_code == 1 and "L001" in result.stdout
+    assert "note:" not in result.stderr
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])

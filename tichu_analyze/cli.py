@@ -527,6 +527,7 @@ def check(
     needs_source = fmt is Format.FULL or known is not None or write_baseline is not None
     pending: list[Diagnostic] = []
     ignored_in: dict[str, frozenset[str]] = {}
+    found_in: set[str] = set()  # the files with a diagnostic, kept or not
 
     def emit(d: Diagnostic, before: bytes | None = None, at: bytes | None = None) -> None:
         nonlocal worst
@@ -543,6 +544,7 @@ def check(
             kept.append(d)
 
     def report(d: Diagnostic) -> None:
+        found_in.add(d.file)
         if d.code not in keep:
             return
         if settings.per_path_ignores:
@@ -588,7 +590,9 @@ def check(
                               highlight=False)
                     continue
                 stats = stats_or_error
-                if not stats.events and not quiet:  # passes, but likely not what was meant
+                if not stats.events and stats.path not in found_in and not quiet:
+                    # no event and no finding (a cut .gz has an L001): passes, but likely
+                    # not what was meant
                     what = "only blank lines" if stats.lines else "nothing (an empty file)"
                     err.print(f"note: {clean(path)} holds {what}: no events to check",
                               highlight=False, markup=False)
