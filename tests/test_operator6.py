@@ -289,3 +289,18 @@ def test_a_line_cut_by_a_crash_that_runs_into_the_next_game_start_names_it(
     assert l005 and all(d.game == "g2" for d in l005)
     assert all(d.message.endswith("(its game_start at line 13 is not valid)") for d in l005)
     assert codes.count("L008") == 1  # game g1, cut in its first round
+
+
+def test_an_empty_path_is_refused_not_read_as_the_current_folder(
+        tmp_path: Path, monkeypatch) -> None:
+    """``check "$LOGS"`` with the variable unset gave check one empty argument, which was
+    read as '.', the current folder: a CI job checked whatever was there (or failed with
+    'no log files found in .'). It is a usage error (exit status 2)."""
+    shutil.copy(WISH, tmp_path / "here.jsonl")
+    monkeypatch.chdir(tmp_path)
+    for command in (["check"], ["games"]):
+        result = runner.invoke(app, [*command, ""])
+        assert result.exit_code == 2, result.output
+        assert "an empty path (an unset variable?)" in flat(result.output)
+        assert "W001" not in result.output and "here.jsonl" not in result.output
+    assert runner.invoke(app, ["check", "."]).exit_code == 1

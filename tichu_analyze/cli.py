@@ -240,10 +240,20 @@ LogVariantOption = Annotated[
 ]
 
 
+def _log_path(value: str) -> Path:
+    """A log or a folder of logs: an empty argument (``check "$LOGS"`` with the variable
+    unset), which ``Path`` reads as the current folder, is refused."""
+    if not value:
+        raise typer.BadParameter("an empty path (an unset variable?); name a log file or a "
+                                 "folder ('.' for the current one)")
+    return Path(value)
+
+
 LogPaths = Annotated[
     list[Path],
     typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
-                   ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
+                   ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False,
+                   parser=_log_path),
 ]
 
 
@@ -396,7 +406,7 @@ def check(
         list[Path] | None,
         typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
                        ".jsonl.gz, .jsonl.zst and .tch files); a file named twice is read "
-                       "once.", show_default=False),
+                       "once.", show_default=False, parser=_log_path),
     ] = None,
     output_format: Annotated[
         Format | None,
@@ -1236,7 +1246,7 @@ def convert(
     paths: Annotated[
         list[Path],
         typer.Argument(help="Brettspielwelt .tch files or directories of them.",
-                       show_default=False),
+                       show_default=False, parser=_log_path),
     ],
     output: Annotated[
         Path,
