@@ -304,3 +304,16 @@ def test_an_empty_path_is_refused_not_read_as_the_current_folder(
         assert "an empty path (an unset variable?)" in flat(result.output)
         assert "W001" not in result.output and "here.jsonl" not in result.output
     assert runner.invoke(app, ["check", "."]).exit_code == 1
+
+
+def test_dash_as_an_output_is_refused_not_written_as_a_file_named_dash(
+        tmp_path: Path, monkeypatch) -> None:
+    """``check logs/ -f sarif -o -`` (the usual spelling of standard output) wrote the
+    findings to a file named '-' in the current folder, and nothing to standard output."""
+    monkeypatch.chdir(tmp_path)
+    for args in (["check", str(WISH), "-o", "-"], ["check", str(WISH), "--write-baseline", "-"],
+                 ["replay", str(WISH), "-o", "-"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "'-' is not a file name" in flat(result.output)
+    assert list(tmp_path.iterdir()) == []

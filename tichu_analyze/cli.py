@@ -209,6 +209,10 @@ def _file_name(value: str) -> Path:
     if value.endswith(("/", os.sep)):
         raise typer.BadParameter(f"{value!r} ends with '/', which names a folder; this "
                                  "option takes the name of a file to write")
+    if value in ("", "-"):  # '-' is standard output elsewhere; here it would be a file
+        raise typer.BadParameter(f"{value!r} is not a file name; this option takes the name "
+                                 "of a file to write (check and replay write to standard "
+                                 "output without it)")
     return Path(value)
 
 
