@@ -270,6 +270,7 @@ def _log_files(paths: list[Path], quiet: bool = False) -> list[Path]:
         files = find_logs(paths, passed_over)
     except LogError as e:
         raise fail(str(e)) from None
+    passed_over = list(dict.fromkeys(passed_over))  # (folders named twice: once)
     if passed_over and not quiet:
         names = ", ".join(clean(p) for p in passed_over[:3])
         more = f" and {len(passed_over) - 3} more" if len(passed_over) > 3 else ""
