@@ -114,12 +114,13 @@ def test_check_reports_a_dangling_log_link_in_a_folder(tmp_path: Path) -> None:
 
 
 def test_l001_says_when_a_log_is_utf16(tmp_path: Path) -> None:
-    """A log saved as UTF-16 is L001 on every line; the message says why, where
+    """A log saved as UTF-16 is one L001 saying so (test_operator6); a UTF-16 file whose
+    first line is broken is L001 on every line, and the message says why, where
     'invalid character (byte 0)' alone leaves the operator guessing. Binary junk
     gets no such guess."""
     text = (REPO / "sample_logs" / "wish-ignored.jsonl").read_text(encoding="utf-8")
     utf16 = tmp_path / "utf16.jsonl"
-    utf16.write_bytes(text.encode("utf-16"))
+    utf16.write_bytes(("{" + text).encode("utf-16"))
     junk = tmp_path / "junk.jsonl"
     junk.write_bytes(bytes(range(1, 256)) * 4 + b"\n" + b"\x00\xff{\x01" * 3 + b"\n")
     lines = text.count("\n")  # 17; the UTF-16 file ends with one more line, a lone NUL

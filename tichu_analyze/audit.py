@@ -154,9 +154,10 @@ def pick(trace: Trace, game: str | None, round: int | None) -> tuple[GameState, 
         game = next(iter(trace.games))
     rec = trace.games.get(game)
     if rec is None:
+        few = ", ".join(repr(clean(g)) for g in trace.games) if len(trace.games) <= 3 else ""
         raise AuditError(f"game {clean(game)!r} is not in {trace.file}; it holds "
-                         f"{len(trace.games)} game{'s' * (len(trace.games) != 1)} "
-                         f"({_games_hint(trace)})")
+                         f"{len(trace.games)} game{'s' * (len(trace.games) != 1)}"
+                         f"{': ' + few if few else ''} ({_games_hint(trace)})")
     rounds = [r for r in trace.rounds if r.game == game]
     if round is not None:
         chosen = [r for r in rounds if r.round == round]
@@ -233,6 +234,9 @@ class RoundView:
     hands_end: list[int] | None  # the hands when the round was closed
     fatal: Diagnostic | None
     unchecked: tuple[int, int] | None = None  # lines skipped after a fatal diagnostic
+    stray: list[Entry] = field(default_factory=list)
+    """Events after the round's round_end that the replay skipped (a ``deal`` before the
+    next round_start: L007): shown after the result, as no part of it."""
 
     @property
     def notes(self) -> list[tuple[Note, str]]:
@@ -246,6 +250,8 @@ class RoundView:
                 found += [(n, f"t{t.number}") for n in e.notes]
         for e in self.after:
             found += [(n, "result") for n in e.notes]
+        for e in self.stray:
+            found += [(n, "stray") for n in e.notes]
         found.sort(key=lambda item: item[0].diagnostic.line)
         return found
 
@@ -465,6 +471,11 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
             setup.append(e)
     if pending:
         blocks.append((None, pending))
+    end = next((i for i, e in enumerate(after)
+                if e.step is not None and isinstance(e.step.event, RoundEnd)), len(after))
+    stray = [e for e in after[end + 1:]
+             if e.step is not None and not isinstance(e.step.event, GameEnd)]
+    after = [e for e in after if not any(e is x for x in stray)]
 
     # 3. tricks and their endings
     records = {t.number: t for t in rec.tricks}
@@ -524,7 +535,7 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
         unchecked = (fatal.line + 1, next_start - 1)
         last = max(last, next_start - 1)
     return RoundView(rec, min(rec.line, lines[0]), last, top, setup, tricks, after, calls,
-                     hands, fatal, unchecked)
+                     hands, fatal, unchecked, stray)
 
 
 # ---------------------------------------------------------------------------- phrases
@@ -833,8 +844,8 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
                                         "out"]))
         if rec.recorded_score is not None:
             got = rec.recorded_score
-            rows.append(("recorded", [f"team 0 {got[0]} · team 1 {got[1]} (counted towards the "
-                                      "game total)"]))
+            rows.append(("recorded", [f"team 0 {got[0]} · team 1 {got[1]} (not counted: a round "
+                                      "that is not scored adds nothing to the game total)"]))
         if rec.recorded_finish is not None:
             rows.append(("recorded order", [", ".join(map(str, rec.recorded_finish))]))
         return rows
@@ -1211,6 +1222,14 @@ def _hands_block(w: _TextWriter, view: GameView, hands: list[int], indent: int,
         w.add(prefix, w.segs(body))
 
 
+_PLACE = {"setup": "before play", "result": "result", "stray": "after the round"}
+"""Where a round's diagnostic is shown (``RoundView.notes``), in its header's list."""
+
+
+def _stray_title(number: int) -> str:
+    return f"After round {number}'s round_end (not part of any round)"
+
+
 def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) -> None:
     rec = v.record
     lw = len(str(v.last_line))
@@ -1235,7 +1254,7 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
         for n, where in notes:
             d = n.diagnostic
             mark, style = _SEVERITY_MARK.get(d.severity, ("✗", "bold red"))
-            place = {"setup": "before play", "result": "result"}.get(where, f"trick {where[1:]}")
+            place = _PLACE.get(where, f"trick {where[1:]}")
             who = f" · {w.who(d.seat)}" if d.seat is not None else ""
             w.add([(f"  line {d.line:<{lw}}  ", "dim"), (f"{mark} {d.code} ", style)],
                   [(f"{d.name} · {place}{who}", "")])
@@ -1289,6 +1308,11 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
     lab = max(len(label) for label, _ in result_rows(view, v))
     for label, phrase in result_rows(view, v):
         w.add([(f"  {label:<{lab}}  ", "bold")], w.segs(phrase))
+    if v.stray:
+        w.blank()
+        w.add([], [(_stray_title(rec.round), "bold")])
+        for e in v.stray:
+            _text_entry(w, view, e, lw)
 
 
 def _text_footer(w: _TextWriter, view: GameView) -> None:
@@ -1551,8 +1575,8 @@ def render_html(view: GameView) -> str:
             label = f"Trick {t.number}" if t.number else "Before the first lead"
             out.append(f'<li><a href="#{_anchor(v, f"t{t.number}")}">{label}</a>'
                        f"{_codes(t.entries)}</li>")
-        out.append(f'<li><a href="#{_anchor(v, "result")}">Result</a>{_codes(v.after)}</li>'
-                   "</ol></li>")
+        out.append(f'<li><a href="#{_anchor(v, "result")}">Result</a>{_codes(v.after + v.stray)}'
+                   "</li></ol></li>")
     out.append("</ol></nav><main>")
     # header
     out.append(f"<h1>{h.text(title)}</h1>")
@@ -1665,7 +1689,7 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
         items = []
         for n, where in notes:
             d = n.diagnostic
-            place = {"setup": "before play", "result": "result"}.get(where, f"trick {where[1:]}")
+            place = _PLACE.get(where, f"trick {where[1:]}")
             items.append(f'<li class="sev-{d.severity}"><a href="#{_anchor(v, where)}">line '
                          f'{d.line}</a> <span class="code">{d.code}</span> {h.text(d.name)} · '
                          f"{place}{' · ' + h.who(d.seat) if d.seat is not None else ''}</li>")
@@ -1730,7 +1754,12 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
                    + "</table>")
     rows = "".join(f"<tr><th>{h.text(label)}</th><td>{h.pieces(phrase)}</td></tr>"
                    for label, phrase in result_rows(view, v))
-    out.append(f'<table class="result grid">{rows}</table></section>')
+    out.append(f'<table class="result grid">{rows}</table>')
+    if v.stray:
+        out.append(f'<h4 id="{_anchor(v, "stray")}">{h.text(_stray_title(rec.round))}</h4>'
+                   '<table class="ev">'
+                   + "".join(x for e in v.stray for x in _html_entry(h, e)) + "</table>")
+    out.append("</section>")
     return out
 
 

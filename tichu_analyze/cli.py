@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import shlex
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -208,6 +209,10 @@ def _file_name(value: str) -> Path:
     if value.endswith(("/", os.sep)):
         raise typer.BadParameter(f"{value!r} ends with '/', which names a folder; this "
                                  "option takes the name of a file to write")
+    if value in ("", "-"):  # '-' is standard output elsewhere; here it would be a file
+        raise typer.BadParameter(f"{value!r} is not a file name; this option takes the name "
+                                 "of a file to write (check and replay write to standard "
+                                 "output without it)")
     return Path(value)
 
 
@@ -239,19 +244,39 @@ LogVariantOption = Annotated[
 ]
 
 
+def _log_path(value: str) -> Path:
+    """A log or a folder of logs: an empty argument (``check "$LOGS"`` with the variable
+    unset), which ``Path`` reads as the current folder, is refused."""
+    if not value:
+        raise typer.BadParameter("an empty path (an unset variable?); name a log file or a "
+                                 "folder ('.' for the current one)")
+    return Path(value)
+
+
 LogPaths = Annotated[
     list[Path],
     typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
-                   ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False),
+                   ".jsonl.gz, .jsonl.zst and .tch files).", show_default=False,
+                   parser=_log_path),
 ]
 
 
-def _log_files(paths: list[Path]) -> list[Path]:
-    """The log files of ``paths``, or exit 2 saying why there are none."""
+def _log_files(paths: list[Path], quiet: bool = False) -> list[Path]:
+    """The log files of ``paths``, or exit 2 saying why there are none. Files of the
+    folders named as logs in a compression that is not read (``day.jsonl.xz``) are
+    named in a note on stderr (unless ``quiet``), not passed over in silence."""
+    passed_over: list[Path] = []
     try:
-        files = find_logs(paths)
+        files = find_logs(paths, passed_over)
     except LogError as e:
         raise fail(str(e)) from None
+    passed_over = list(dict.fromkeys(passed_over))  # (folders named twice: once)
+    if passed_over and not quiet:
+        names = ", ".join(clean(p) for p in passed_over[:3])
+        more = f" and {len(passed_over) - 3} more" if len(passed_over) > 3 else ""
+        err.print(f"note: not read, being compressed with neither gzip nor zstd: {names}"
+                  f"{more} (logs are read as .jsonl, .jsonl.gz or .jsonl.zst)",
+                  highlight=False, markup=False)
     if not files:
         where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
         raise fail(f"no log files found in {where} (looked for .jsonl, .jsonl.gz, "
@@ -364,6 +389,8 @@ def _settings(paths: list[Path], config: Path | None, isolated: bool) -> Setting
     """The configuration in force: --config FILE, else the one found above the first path."""
     from .config import ConfigError, find_config, load_settings
 
+    if isolated and config is not None:  # (as ruff: one or the other, never both)
+        raise fail("--config and --isolated cannot be used together")
     try:
         if isolated:
             found = None
@@ -384,7 +411,7 @@ def check(
         list[Path] | None,
         typer.Argument(help="Log files or directories (searched recursively for .jsonl, "
                        ".jsonl.gz, .jsonl.zst and .tch files); a file named twice is read "
-                       "once.", show_default=False),
+                       "once.", show_default=False, parser=_log_path),
     ] = None,
     output_format: Annotated[
         Format | None,
@@ -451,8 +478,8 @@ def check(
                      show_default=False, metavar="FILE", rich_help_panel="Configuration"),
     ] = None,
     isolated: Annotated[
-        bool, typer.Option("--isolated", help="Ignore every configuration file.",
-                           rich_help_panel="Configuration")
+        bool, typer.Option("--isolated", rich_help_panel="Configuration",
+                           help="Ignore every configuration file (not with --config).")
     ] = False,
     show_settings: Annotated[
         bool, typer.Option("--show-settings", help="Print the settings in force and where "
@@ -492,7 +519,7 @@ def check(
         known = Baseline.load(baseline) if baseline is not None else None
     except BaselineError as e:
         raise fail(str(e)) from None
-    files = _log_files(paths)
+    files = _log_files(paths, quiet)
     _not_a_log_read(output, files)
     _not_a_log_read(write_baseline, files)
 
@@ -515,6 +542,7 @@ def check(
     needs_source = fmt is Format.FULL or known is not None or write_baseline is not None
     pending: list[Diagnostic] = []
     ignored_in: dict[str, frozenset[str]] = {}
+    found_in: set[str] = set()  # the files with a diagnostic, kept or not
 
     def emit(d: Diagnostic, before: bytes | None = None, at: bytes | None = None) -> None:
         nonlocal worst
@@ -531,6 +559,7 @@ def check(
             kept.append(d)
 
     def report(d: Diagnostic) -> None:
+        found_in.add(d.file)
         if d.code not in keep:
             return
         if settings.per_path_ignores:
@@ -576,6 +605,12 @@ def check(
                               highlight=False)
                     continue
                 stats = stats_or_error
+                if not stats.events and stats.path not in found_in and not quiet:
+                    # no event and no finding (a cut .gz has an L001): passes, but likely
+                    # not what was meant
+                    what = "only blank lines" if stats.lines else "nothing (an empty file)"
+                    err.print(f"note: {clean(path)} holds {what}: no events to check",
+                              highlight=False, markup=False)
                 totals["files"] += 1
                 totals["games"] += stats.games
                 totals["rounds"] += stats.rounds
@@ -796,7 +831,7 @@ def ingest(
     from .datasets import ingest as write_datasets
 
     variants = _variants(variant)
-    files = _log_files(paths)
+    files = _log_files(paths, quiet)
     unusable = not_a_folder(out)
     if unusable is not None:
         raise fail(unusable)
@@ -1118,7 +1153,9 @@ def replay(
     if output_format is ReplayFormat.HTML and output is None:
         raise fail("the html view needs --output FILE.html (or use --format text)")
     if not log.is_file():
-        raise fail(f"{log}: no such file")
+        raise fail(f"{log}: " + ("a folder; replay shows one log file ('tichu-analyze games "
+                                 "FOLDER' lists the games of a folder)" if log.is_dir()
+                                 else "not a regular file" if log.exists() else "no such file"))
     _not_a_log_read(output, [log])
     try:
         view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)
@@ -1169,13 +1206,13 @@ def games(
     Each line gives the file, the game id, the players, the rounds, whether the game is
     complete (its game_end was recorded, or a team reached the target), the final score
     and the diagnostics by severity.
-    The score is the replayed one (the recorded one where a round could not be scored).
+    The score is the replayed one: a round that could not be scored adds nothing.
     Use a game id with 'tichu-analyze replay LOG --game GAME'.
 
     Exit status: 0 when every file was read, 2 when a file or an argument could not be used.
     """
     from .games import as_text as game_line
-    from .games import list_games
+    from .games import list_games, severity_counts
 
     variants = _variants(variant)
     files = _log_files(paths)
@@ -1183,8 +1220,9 @@ def games(
     unreadable = 0
     try:
         for path in files:
+            outside: dict[str, int] = {}
             try:
-                found = list_games(path, variants)
+                found = list_games(path, variants, outside)
             except LogError as e:
                 unreadable += 1
                 err.print(f"[bold red]error:[/] {escape(str(e))}", highlight=False)
@@ -1192,6 +1230,10 @@ def games(
             if not found:
                 err.print(f"{clean(path)}: no games found (no game_start event, nor a "
                           ".tch game)", highlight=False, markup=False)
+            if outside:  # (a line that is not JSON belongs to no game)
+                err.print(f"{clean(path)}: {severity_counts(outside)} outside the games "
+                          f"listed; 'tichu-analyze check {shlex.quote(clean(path))}' shows them",
+                          highlight=False, markup=False)
             for g in found:
                 if output_format is GamesFormat.JSON:
                     print(json.dumps(g.as_dict(), ensure_ascii=False))
@@ -1209,7 +1251,7 @@ def convert(
     paths: Annotated[
         list[Path],
         typer.Argument(help="Brettspielwelt .tch files or directories of them.",
-                       show_default=False),
+                       show_default=False, parser=_log_path),
     ],
     output: Annotated[
         Path,

@@ -31,8 +31,8 @@ class GameSummary:
     complete: bool
     """A ``game_end`` was recorded."""
     score: list[int] | None
-    """The replayed final score per team (the recorded one where the replay could not
-    score every round); None when neither is known."""
+    """The replayed final score per team: the sum of the rounds the replay scored (a
+    round it could not score adds nothing); None in ``trichu`` (see ``persons``)."""
     line: int
     diagnostics: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEVERITIES, 0))
     persons: dict[str, int] | None = None
@@ -95,16 +95,30 @@ class _Games(Visitor):
         self.by_game[diag.game, str(diag.severity)] += 1
 
 
-def list_games(path: Path, variants: frozenset[str] = frozenset()) -> list[GameSummary]:
-    """Every game of one log file, in the order they end (raises ``LogError``)."""
+def list_games(path: Path, variants: frozenset[str] = frozenset(),
+               outside: dict[str, int] | None = None) -> list[GameSummary]:
+    """Every game of one log file, in the order they end (raises ``LogError``).
+
+    ``outside``, if given, receives the number of diagnostics by severity that belong
+    to none of the games listed (a line that is not JSON, events of a game whose
+    ``game_start`` could not be read)."""
     visitor = _Games(str(path))
     replay_file(path, visitor, variants=variants)
     found, by_game = visitor.found, visitor.by_game
     for g in found:
         for sev in SEVERITIES:
-            g.diagnostics[sev] = by_game[g.game, sev]
+            g.diagnostics[sev] = by_game.pop((g.game, sev), 0)
+    if outside is not None:
+        for (_, sev), n in by_game.items():
+            outside[sev] = outside.get(sev, 0) + n
     found.sort(key=lambda g: g.line)
     return found
+
+
+def severity_counts(counts: dict[str, int]) -> str:
+    """``1 error, 2 warnings`` (the severities found, worst first)."""
+    return ", ".join(f"{n} {sev}{'s' * (n != 1)}" for sev in SEVERITIES
+                     if (n := counts.get(sev, 0)))
 
 
 _SEVERITY_COLOUR = {"fatal": "\x1b[1;35m", "error": "\x1b[1;31m", "warning": "\x1b[1;33m"}

@@ -58,13 +58,16 @@ class FileStats:
     """The ids of the games started, for a byte range only (empty otherwise)."""
 
 
-def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+def find_logs(paths: Iterable[str | os.PathLike[str]],
+              passed_over: list[Path] | None = None) -> list[Path]:
     """The log files named by ``paths``: files as given, directories searched recursively.
 
     Raises :class:`LogError` for a path that does not exist. A link with a log's name
     whose target is gone is found too (reading it then fails), so that a log missing
     from an archive is reported, not passed over. A file named twice (``logs/`` and
     ``logs/2024/``, or ``a.jsonl ./a.jsonl``) is listed once, where it first comes.
+    ``passed_over``, if given, receives the files of the directories that are named as
+    logs in a compression that is not read (``day.jsonl.xz``), so a caller can say so.
     """
     found: list[Path] = []
     for p in paths:
@@ -74,8 +77,14 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
                 f for f in path.rglob("*")
                 if f.name.endswith(LOG_SUFFIXES) and (f.is_file() or not f.exists())
             ))
+            if passed_over is not None:
+                passed_over.extend(sorted(f for f in path.rglob("*.jsonl.*")
+                                          if f.name.endswith(_NOT_READ) and f.is_file()))
         elif path.is_file():
             found.append(path)
+        elif path.exists():  # a pipe (/dev/stdin, <(zcat ...)) or a device
+            raise LogError(f"{p}: not a regular file (a pipe or a device); write the log to "
+                           "a file and check that")
         else:
             raise LogError(f"{p}: no such file or directory")
     seen: set[str] = set()
@@ -86,6 +95,28 @@ def find_logs(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
             seen.add(key)
             unique.append(f)
     return unique
+
+
+_NOT_READ = (".bz2", ".xz", ".lzma", ".lz4", ".br", ".zip", ".7z", ".Z")
+"""Compressions a log may be found in that are not read (gzip and zstd are)."""
+
+_OTHERS = ("logs are read as they are, or compressed with gzip (.jsonl.gz) or zstd "
+           "(.jsonl.zst)")
+_MAGIC = ((b"\x1f\x8b", "gzip-compressed, but not named .gz: name it .jsonl.gz"),
+          (b"\x28\xb5\x2f\xfd", "zstd-compressed, but not named .zst: name it .jsonl.zst"),
+          (b"BZh", f"bzip2-compressed; {_OTHERS}"), (b"\xfd7zXZ\x00", f"xz-compressed; {_OTHERS}"),
+          (b"PK\x03\x04", f"a zip archive; {_OTHERS}"))
+"""The first bytes of a compressed file (which no line of JSON starts with), and what
+to say of a log that holds one while it is named as plain text."""
+
+
+def _compressed_as(head: bytes) -> str | None:
+    """What a log named as plain text holds instead, judged by its first bytes (a
+    phrase: ``"xz-compressed; ..."``), or None for anything else."""
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            return what
+    return None
 
 
 def _decompressed(path: Path, raw: IO[bytes]) -> IO[bytes]:
@@ -128,6 +159,32 @@ def _utf16_hint(raw: bytes | str) -> str:
     if len(data) >= 8 and data.count(0) * 3 >= len(data):
         return "; it looks like UTF-16 text, and logs are UTF-8"
     return ""
+
+
+def _is_utf16(block: bytes) -> bool:
+    """Whether a log was saved as UTF-16, judged by its first line: it starts with a
+    UTF-16 byte order mark or with ``{`` beside a NUL byte, and reads in that encoding as
+    a JSON object (a log in UTF-8 never starts so: 0xFF and 0xFE are not UTF-8, and JSON
+    holds no NUL byte)."""
+    if block.startswith(b"\xff\xfe"):
+        codec, block = "utf-16-le", block[2:]
+    elif block.startswith(b"\xfe\xff"):
+        codec, block = "utf-16-be", block[2:]
+    elif block.startswith(b"{\x00"):
+        codec = "utf-16-le"
+    elif block.startswith(b"\x00{"):
+        codec = "utf-16-be"
+    else:
+        return False
+    head = block[:_UTF16_PROBE]
+    try:
+        line = head[:len(head) & ~1].decode(codec).split("\n", 1)[0]
+        return isinstance(_generic.decode(line.encode()), dict)
+    except (UnicodeDecodeError, msgspec.DecodeError, RecursionError):
+        return False
+
+
+_UTF16_PROBE = 1 << 16
 
 
 def explain(
@@ -229,6 +286,11 @@ def replay_stream(f: IO[bytes], replay: Replay, tick: Callable[[], None] | None 
     block = read(size)
     if first_line == 1 and block.startswith(_BOM):
         block = block[len(_BOM):]
+    elif first_line == 1 and _is_utf16(block):  # one L001 for the file, not one per line
+        replay.problem(1, "L001", "the file is UTF-16 text, and logs are UTF-8: it is not "
+                       "read (save it as UTF-8)")
+        replay.events += 1
+        return 1
     while block:
         if skipped:
             end = block.find(b"\n")
@@ -343,8 +405,14 @@ _GAME_ID = re.compile(rb'"game"\s*:\s*"([^"\\]{1,200})"')
 
 def _start_id(raw: bytes) -> str | None:
     """The game id a ``game_start`` line that is not JSON seems to name (a plain string
-    in valid UTF-8), or None."""
-    m = _GAME_ID.search(raw)
+    in valid UTF-8), or None. It is looked for first in the object that names
+    ``game_start``: when a recorder crashed in the middle of a line and started again,
+    the cut line runs into the new game's ``game_start``, and the id the cut line
+    names first is the old game's."""
+    begin = raw.rfind(b"{", 0, raw.rfind(b'"game_start"'))
+    m = _GAME_ID.search(raw, begin) if begin > 0 else None
+    if m is None:
+        m = _GAME_ID.search(raw)
     if m is None:
         return None
     try:
@@ -465,6 +533,14 @@ def replay_file(
             raw = open(path, "rb")  # noqa: SIM115 - closed below
         except OSError as e:
             raise LogError(f"{name}: cannot read: {reason(e)}") from e
+        if not start and not path.name.endswith((".gz", ".zst")):
+            try:
+                packed = _compressed_as(raw.peek(8)[:8])
+            except OSError:
+                packed = None  # (the read below says why)
+            if packed is not None:
+                raw.close()
+                raise LogError(f"{name}: cannot read: the file is {packed}")
         with raw, _decompressed(path, raw) as f:
             tick = None if progress is None else (lambda: progress(raw.tell()))
             stream: Any = f

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from enum import StrEnum
+from pathlib import PurePath
+from urllib.parse import quote
 
 from . import __version__
 from .diagnostics import RULES, Diagnostic
@@ -77,6 +79,14 @@ def as_github(d: Diagnostic) -> str:
     return f"::{level} file={file},line={d.line},title={d.code}::{msg}"
 
 
+def sarif_uri(file: str) -> str:
+    """A log's path as SARIF's ``artifactLocation.uri`` (a URI reference, RFC 3986): an
+    absolute path as a ``file://`` URI, a relative one percent-encoded (a space, ``#`` or
+    ``%`` in a name would otherwise be read as part of the URI's syntax)."""
+    path = PurePath(file)
+    return path.as_uri() if path.is_absolute() else quote(path.as_posix())
+
+
 _SARIF_LEVEL = {"warning": "warning", "error": "error", "fatal": "error"}
 
 
@@ -103,7 +113,7 @@ def as_sarif(diagnostics: Iterable[Diagnostic]) -> dict[str, object]:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": d.file},
+                        "artifactLocation": {"uri": sarif_uri(d.file)},
                         "region": {"startLine": d.line},
                     }
                 }
