@@ -164,8 +164,8 @@ BUCKET_BYTES = 16 << 20
 rows of one table are split by player at a time (some 200,000 rows of a JSON-lines log;
 see :func:`split_players`)."""
 
-HELD_ROWS = 1 << 18
-"""Rows held in memory as Arrow (some 70 MB of ``plays`` rows): the parts of a serial
+HELD_ROWS = 1 << 16
+"""Rows held in memory as Arrow (some 20 MB of ``plays`` rows): the parts of a serial
 ingest before they are written to files, and the rows of one bucket and table that wait
 while it is split by player (:func:`split_players`)."""
 
