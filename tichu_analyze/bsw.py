@@ -356,14 +356,6 @@ class _RoundText:
     unreadable: tuple[int, str] | None = None
 
 
-def _cards(tokens: list[str]) -> list[str] | str:
-    """BSW card tokens -> format-1 tokens, or an error message."""
-    try:
-        return [CARD_OF_TCH[t] for t in tokens]
-    except KeyError as e:
-        return f"{e.args[0]!r} is not a card"
-
-
 def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
     """``(seat)name C C ... C``: the name and ``size`` cards, or an error message.
 
@@ -372,18 +364,22 @@ def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
     """
     if not text.startswith(_SEAT_TEXT[seat]):
         return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
-    parts = text[3:].rstrip(" \t\r").rsplit(" ", size)  # the name, then the cards
+    parts = text[3:].rsplit(" ", size)  # the name, then the cards (``text`` is stripped)
     if len(parts) < size:
         return f"expected {size} cards after the name of seat {seat}, found {len(parts)} tokens"
-    name, tokens = (parts[0], parts[1:]) if len(parts) > size else ("", parts)
-    cards = _cards(tokens)
-    if isinstance(cards, str):
-        return f"hand of seat {seat}: {cards}"
-    return name, cards
+    name, tokens = (parts.pop(0), parts) if len(parts) > size else ("", parts)
+    try:
+        return name, [CARD_OF_TCH[t] for t in tokens]
+    except KeyError as e:
+        return f"hand of seat {seat}: {e.args[0]!r} is not a card"
 
 
 _OTHERS = tuple(tuple((giver + k) & 3 for k in (1, 2, 3)) for giver in range(4))
 """The seats a seat gives to, in the order BSW lists them."""
+_RECEIVERS = tuple(tuple(sorted(others)) for others in _OTHERS)
+"""The seats a seat gives to, in seat order (as ``exchange.give`` lists them)."""
+_SEAT_KEY = ("0", "1", "2", "3")
+_FOURTEENS = [14, 14, 14, 14]
 
 
 def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
@@ -913,8 +909,6 @@ _PLAY = Phase.PLAY
 _DRAGON_BIT = BIT[DRAGON]
 _BOMB = Kind.FOUR_OF_A_KIND
 """The lowest kind of bomb."""
-_PLAIN_NOT = _PHOENIX_BIT | _MAHJONG_BIT
-"""The cards whose plays :meth:`_Converter.play` looks at closer (a reading, a wish)."""
 _AMBIGUOUS = (Kind.FULL_HOUSE, Kind.STRAIGHT)
 """The kinds a Phoenix may stand in for either of two ranks."""
 
@@ -1031,6 +1025,7 @@ class _Converter:
         # the game whose round ``rnd`` is: plays and passes in its play are fed the short way
         game = self.mark.game if self.mark is not None else None
         engine = self.engine  # (its methods called on it: native calls when compiled)
+        game_id, first_play, plays = self.game, self.first_play, self.plays
         for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
                 if rnd is None or self.raw:
@@ -1045,24 +1040,31 @@ class _Converter:
             elif kind == "play":
                 tokens, mask = data
                 if (rnd is not None and game is not None and not self.raw and mask is not None
-                        and not mask & _PLAIN_NOT and self.top_phoenix is None
+                        and not mask & _PHOENIX_BIT and self.top_phoenix is None
                         and rnd.phase is _PLAY and (hand := rnd.hands[seat]) and not mask & ~hand
                         and (len(tokens) < 4  # (no bomb: classified by the engine alone)
-                             or (combo := CLASSIFIED.get(mask)) is not None
+                             or (combo := classified(mask)) is not None
                              and combo.kind < _BOMB)
                         and ((top := rnd.top) is None and seat == rnd.turn
                              or not rnd.closing and seat == rnd.turn
-                             and (top_seat := rnd.top_seat) != seat and rnd.hands[top_seat]
+                             # (not the seat that would lead once all passed: a lead?)
+                             and ((top_seat := rnd.top_seat) != seat and rnd.hands[top_seat]
+                                  or rnd.next_leader() != seat)
                              or rnd.closing and top is not None and top.cards != _DRAGON_BIT
                              and seat == rnd.next_leader())):
                     # the most frequent plays: a lead by the seat to lead, or a reply in turn;
-                    # no bomb, Phoenix or Mahjong, no pass or Dragon gift missing before it
-                    # (what :meth:`play` does, without its cases)
-                    played = Play(game=self.game, seat=seat, cards=list(tokens))
-                    if self.first_play[seat] is None:
-                        self.first_play[seat] = played
+                    # no bomb or Phoenix, no pass or Dragon gift missing before it (what
+                    # :meth:`play` does, without its cases)
+                    if mask & _MAHJONG_BIT:
+                        self.index = i
+                        played = Play(game=game_id, seat=seat, cards=list(tokens),
+                                      wish=self.wish_of())
+                    else:
+                        played = Play(game=game_id, seat=seat, cards=list(tokens))
+                    if first_play[seat] is None:
+                        first_play[seat] = played
                         self.first_index[seat] = i
-                    self.plays[seat] += 1
+                    plays[seat] += 1
                     self.last_play = played
                     out.append((line, played))
                     engine.feed_move(line, game, rnd, played, mask)
@@ -1083,8 +1085,10 @@ class _Converter:
         self.emit(rt.start_line, Deal(game=self.game, hands=six))
         for rec in rt.pre:
             if rec.kind == "exchange":
-                give = {str(to): card for to, card in sorted(rec.give.items())}
-                self.emit(rec.line, Exchange(game=self.game, seat=rec.seat, give=give))
+                give = rec.give  # (a card for each of the three others: by seat, in order)
+                a, b, c = _RECEIVERS[rec.seat]
+                self.emit(rec.line, Exchange(game=self.game, seat=rec.seat, give={
+                    _SEAT_KEY[a]: give[a], _SEAT_KEY[b]: give[b], _SEAT_KEY[c]: give[c]}))
             else:
                 self.call(rec.line, rec.seat, "tichu")
 
@@ -1101,7 +1105,7 @@ class _Converter:
                 if exchanged >> rec.seat & 1:
                     return False
                 exchanged |= 1 << rec.seat
-        return exchanged == 15 and all(len(set(h14)) == 14 for h14 in self.rt.hands14)
+        return exchanged == 15 and [len(set(h14)) for h14 in self.rt.hands14] == _FOURTEENS
 
     # -- calls
 
