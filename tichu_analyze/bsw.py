@@ -391,7 +391,6 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     """
     gives: dict[int, str] = {}
     pos = 0
-    body = body.rstrip(" \t\r")
     order = _OTHERS[giver]
     if body.endswith(" -"):  # the usual line: the three others in order, one card each
         parts = body[:-2].split(" - ")
@@ -539,7 +538,7 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         gives = _gives(body, giver, rt.names)
         if isinstance(gives, str):
             return f"exchange of seat {giver}: {gives}"
-        rt.pre.append(_Rec("exchange", no, giver, give=gives))
+        rt.pre.append(_Rec("exchange", no, giver, gives))
         return None
     call = _CALL.fullmatch(text)
     if call is not None and call.group(1) != "Drache an":
@@ -740,17 +739,21 @@ def _heads(names: list[str]) -> _Heads:
 def _fast_move(raw: str, heads: _Heads) -> _What | None:
     """A line of the Rundenverlauf that is a pass or a play of a seat under its name
     (``heads``: :func:`_heads` of the names) as ``(kind, seat, data)`` (:data:`_Move`),
-    else None (:func:`_parse_play` reads it)."""
-    text = raw.strip(" \t\r")
-    seat = _SEAT_OF.get(text[:3], -1)
+    else None (:func:`_parse_play` reads it). ``raw`` is not stripped: BSW writes a pass
+    line without spaces around it, and the spaces after a play's cards are no token; a
+    line with other spaces is left to :func:`_parse_play`, which reads it alike."""
+    seat = _SEAT_OF.get(raw[:3], -1)
     if seat < 0:
         return None
     passes, plays = heads
-    if text == passes[seat]:
+    if raw == passes[seat]:
         return _PASSES[seat]
     head = plays[seat]
-    if text.startswith(head):
-        got = _play_body(text[len(head) :])
+    if raw.startswith(head):
+        body = raw[len(head) :]
+        got = _BODIES.get(body)
+        if got is None:
+            got = _play_body(body)
         if not isinstance(got, str):
             return ("play", seat, got)
     return None
