@@ -333,9 +333,13 @@ _What = tuple[str, int, Any]
 _Move = tuple[int, _What]
 """One line of a round's Rundenverlauf: ``(line, (kind, seat, data))``. ``kind``:
 pass, play, tichu, grand, gift (``seat``: the Dragon's recipient), wish, result
-(``seat`` -1). ``data``: a play's format-1 tokens and their mask (None if a card is
-repeated), a wish's rank token, a result's score; else None. Plain tuples: a round has
-hundreds, and the same ``(kind, seat, data)`` of a line's text comes again and again."""
+(``seat`` -1). ``data``: a play's :data:`_Cards`, a wish's rank token, a result's
+score; else None. Plain tuples: a round has hundreds, and the same ``(kind, seat, data)``
+of a line's text comes again and again."""
+_Cards = tuple[tuple[str, ...], Mask | None, bool]
+"""The cards of a play: format-1 tokens, their mask (None if a card is repeated), and
+whether the play is plain: no repeated card, no Phoenix and no bomb (the plays
+:meth:`_Converter.follow_play` may feed the short way)."""
 
 
 @dataclass(slots=True)
@@ -461,14 +465,13 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Move | str | None:
     return (no, ("play", seat, got))
 
 
-_BODIES: dict[str, tuple[tuple[str, ...], Mask | None] | str] = {}
+_BODIES: dict[str, _Cards | str] = {}
 _BODIES_LIMIT = 1 << 16
 
 
-def _play_body(body: str) -> tuple[tuple[str, ...], Mask | None] | str:
-    """The cards of a play line's ``C C C`` part: format-1 tokens and their mask (None if
-    a card is repeated), or what is wrong ("" for no cards). Remembered (a bounded
-    memo): the same plays come again and again."""
+def _play_body(body: str) -> _Cards | str:
+    """The cards of a play line's ``C C C`` part (:data:`_Cards`), or what is wrong ("" for
+    no cards). Remembered (a bounded memo): the same plays come again and again."""
     got = _BODIES.get(body)
     if got is not None:
         return got
@@ -478,8 +481,15 @@ def _play_body(body: str) -> tuple[tuple[str, ...], Mask | None] | str:
         return f"{e.args[0]!r} is not a card"
     if len(_BODIES) >= _BODIES_LIMIT:
         _BODIES.clear()
-    got = _BODIES[body] = (cards, _mask(cards)) if cards else ""
-    return got
+    if not cards:
+        _BODIES[body] = ""
+        return ""
+    mask = _mask(cards)
+    plain = mask is not None and not mask & _PHOENIX_BIT and (
+        len(cards) < 4  # (no bomb)
+        or (combo := classified(mask)) is not None and combo.kind < _BOMB)
+    made = _BODIES[body] = (cards, mask, plain)
+    return made
 
 
 def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | None:
@@ -982,7 +992,7 @@ class _Converter:
         self.rnd: RoundState | None = None  # the engine's state of the round
         self.raw = False  # no normalizing (the engine skips the rest of the round)
         self.first_play: list[Play | None] = [None, None, None, None]
-        self.plays = [0, 0, 0, 0]
+        self.last_of: list[Play | None] = [None, None, None, None]  # each seat's last play
         self.first_index = [0, 0, 0, 0]  # where each seat's first play is in rt.play
         self.last_play: Play | None = None
         self.phoenix: list[_PhoenixPlay] = []
@@ -1023,31 +1033,37 @@ class _Converter:
         """The Rundenverlauf, line by line (passes in turn and plain plays, the most
         frequent, inline; the others by :meth:`play` and :meth:`other`)."""
         rnd = self.rnd
-        out = self.out
-        passes = [Pass(game=self.game, seat=s) for s in range(4)]  # (frozen: shared)
         # the game whose round ``rnd`` is: plays and passes in its play are fed the short way
         game = self.mark.game if self.mark is not None else None
+        passes = [Pass(game=self.game, seat=s) for s in range(4)]  # (frozen: shared)
+        if rnd is None or game is None:  # not followed on the engine (so ``raw``)
+            for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
+                self.index = i
+                if kind == "pass":
+                    self.emit(line, passes[seat])
+                elif kind == "play":
+                    self.play(line, seat, data[0], data[1])
+                else:
+                    self.other(kind, line, seat, data)
+            return
+        out = self.out
         engine = self.engine  # (its methods called on it: native calls when compiled)
-        game_id, first_play, plays = self.game, self.first_play, self.plays
+        game_id, first_play, last_of = self.game, self.first_play, self.last_of
         for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
-                if rnd is None or self.raw:
+                if self.raw:
                     self.emit(line, passes[seat])
                 elif (seat == rnd.turn and rnd.top is not None and not rnd.closing
-                      and rnd.phase is _PLAY and rnd.hands[seat] and game is not None):
+                      and rnd.phase is _PLAY and rnd.hands[seat]):
                     ev = passes[seat]
                     out.append((line, ev))
                     engine.feed_move(line, game, rnd, ev)
                 # else the winner collecting its trick, or a pass by a seat not on turn:
                 # dropped
             elif kind == "play":
-                tokens, mask = data
-                if (rnd is not None and game is not None and not self.raw and mask is not None
-                        and not mask & _PHOENIX_BIT and self.top_phoenix is None
-                        and rnd.phase is _PLAY and (hand := rnd.hands[seat]) and not mask & ~hand
-                        and (len(tokens) < 4  # (no bomb: classified by the engine alone)
-                             or (combo := classified(mask)) is not None
-                             and combo.kind < _BOMB)
+                tokens, mask, plain = data
+                if (plain and not self.raw and self.top_phoenix is None and rnd.phase is _PLAY
+                        and (hand := rnd.hands[seat]) and not mask & ~hand
                         and ((top := rnd.top) is None and seat == rnd.turn
                              or not rnd.closing and seat == rnd.turn
                              # (not the seat that would lead once all passed: a lead?)
@@ -1067,8 +1083,7 @@ class _Converter:
                     if first_play[seat] is None:
                         first_play[seat] = played
                         self.first_index[seat] = i
-                    plays[seat] += 1
-                    self.last_play = played
+                    last_of[seat] = self.last_play = played
                     out.append((line, played))
                     engine.feed_move(line, game, rnd, played, mask)
                 else:
@@ -1125,8 +1140,9 @@ class _Converter:
             self.emit(line, ev)
             return
         first = self.first_play[seat]
-        if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 1
-                and first is not None and self.moves_by_others(seat) <= 1):
+        if (call == "tichu" and self.calls[seat] is None and first is not None
+                and self.last_of[seat] is first  # (its one play so far)
+                and self.moves_by_others(seat) <= 1):
             # logged just after the caller's first play: it was made with that play
             at = next(i for i, (_, e) in enumerate(self.out) if e is first)
             self.out.insert(at, (line, ev))
@@ -1134,7 +1150,7 @@ class _Converter:
             self.dirty = True
             return
         self.settle(line)
-        if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 0
+        if (call == "tichu" and self.calls[seat] is None and first is None
                 and rnd.phase == Phase.PLAY):
             self.calls[seat] = call
         self.emit(line, ev)  # otherwise reported by the engine (C001, C002, C003, P009)
@@ -1227,8 +1243,7 @@ class _Converter:
         if self.first_play[seat] is None:
             self.first_play[seat] = ev
             self.first_index[seat] = self.index
-        self.plays[seat] += 1
-        self.last_play = ev
+        self.last_of[seat] = self.last_play = ev
         self.out.append((line, ev))
         self.engine.feed(line, ev)
 
