@@ -338,8 +338,8 @@ score; else None. Plain tuples: a round has hundreds, and the same ``(kind, seat
 of a line's text comes again and again."""
 _Cards = tuple[tuple[str, ...], Mask | None, bool]
 """The cards of a play: format-1 tokens, their mask (None if a card is repeated), and
-whether the play is plain: no repeated card, no Phoenix and no bomb (the plays
-:meth:`_Converter.follow_play` may feed the short way)."""
+whether the play is plain: no repeated card, no bomb, and no Phoenix but alone (the
+plays :meth:`_Converter.follow_play` may feed the short way)."""
 
 
 @dataclass(slots=True)
@@ -485,7 +485,7 @@ def _play_body(body: str) -> _Cards | str:
         _BODIES[body] = ""
         return ""
     mask = _mask(cards)
-    plain = mask is not None and not mask & _PHOENIX_BIT and (
+    plain = mask is not None and (not mask & _PHOENIX_BIT or mask == _PHOENIX_BIT) and (
         len(cards) < 4  # (no bomb)
         or (combo := classified(mask)) is not None and combo.kind < _BOMB)
     made = _BODIES[body] = (cards, mask, plain)
@@ -788,6 +788,8 @@ class _Reader:
                 return [] if rt.unreadable is None else [
                     (rt.unreadable[0], Unreadable(rt.unreadable[1]))]
             changed = None
+        elif rt.names == self.names:  # as the last round names them: the same players
+            changed = None
         else:
             # a name still blank (not even the exchange names the seat): the same player
             names = [name if name.strip() or not self.names else self.names[seat]
@@ -1072,8 +1074,8 @@ class _Converter:
                              or rnd.closing and top is not None and top.cards != _DRAGON_BIT
                              and seat == rnd.next_leader())):
                     # the most frequent plays: a lead by the seat to lead, or a reply in turn;
-                    # no bomb or Phoenix, no pass or Dragon gift missing before it (what
-                    # :meth:`play` does, without its cases)
+                    # plain (a Phoenix alone has one reading), no pass or Dragon gift missing
+                    # before it (what :meth:`play` does, without its cases)
                     if mask & _MAHJONG_BIT:
                         self.index = i
                         played = Play(game=game_id, seat=seat, cards=list(tokens),
