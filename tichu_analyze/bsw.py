@@ -678,13 +678,11 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
             text = raw.strip(" \t\r")
             if not text:
                 continue
-            if text[0] == "-" and (header := _HEADER.fullmatch(text)) is not None:
-                head = header.group(1)
-                if head == "Gr.Tichukarten":
-                    if rt is not None and rt.section != "done":
-                        yield reader.round(rt)
-                    rt, junk, moves = _RoundText(no), False, None
-                    continue
+            if text[0] == "-" and (head := _header(text)) == "Gr.Tichukarten":
+                if rt is not None and rt.section != "done":
+                    yield reader.round(rt)
+                rt, junk, moves = _RoundText(no), False, None
+                continue
         if rt is None or rt.section == "done":
             if rt is not None:
                 done = _move_line(text, rt.names)
@@ -730,6 +728,17 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
 
 
 _TOO_LONG = f"a line longer than {MAX_LINE >> 20} MiB"
+_HEADERS = {GRAND_HEADER: "Gr.Tichukarten", START_HEADER: "Startkarten",
+            PLAY_HEADER: "Rundenverlauf"}
+"""The headers as BSW writes them (:func:`_header` reads others too)."""
+
+
+def _header(text: str) -> str | None:
+    """The header a line is (``Gr.Tichukarten``, ``Startkarten``, ``Rundenverlauf``), if one."""
+    head = _HEADERS.get(text)
+    if head is None and (header := _HEADER.fullmatch(text)) is not None:
+        head = header.group(1)
+    return head
 _MOVES_LIMIT = 4096
 _NO_MOVES: list[_Move] = []  # (never appended to: ``moves`` is None with it)
 
