@@ -336,10 +336,14 @@ pass, play, tichu, grand, gift (``seat``: the Dragon's recipient), wish, result
 (``seat`` -1). ``data``: a play's :data:`_Cards`, a wish's rank token, a result's
 score; else None. Plain tuples: a round has hundreds, and the same ``(kind, seat, data)``
 of a line's text comes again and again."""
-_Cards = tuple[tuple[str, ...], Mask | None, bool]
+_Cards = tuple[tuple[str, ...], Mask | None, int]
 """The cards of a play: format-1 tokens, their mask (None if a card is repeated), and
-whether the play is plain: no repeated card, no bomb, and no Phoenix but alone (the
-plays :meth:`_Converter.follow_play` may feed the short way)."""
+whether the play is plain (:data:`_PLAIN`, :data:`_PLAIN_MAHJONG`; else 0): no repeated
+card, no bomb, and no Phoenix but alone (the plays :meth:`_Converter.follow_play` may
+feed the short way)."""
+_PLAIN = 1
+_PLAIN_MAHJONG = 2
+"""A plain play with the Mahjong (its wish is looked for)."""
 
 
 @dataclass(slots=True)
@@ -485,9 +489,11 @@ def _play_body(body: str) -> _Cards | str:
         _BODIES[body] = ""
         return ""
     mask = _mask(cards)
-    plain = mask is not None and (not mask & _PHOENIX_BIT or mask == _PHOENIX_BIT) and (
-        len(cards) < 4  # (no bomb)
-        or (combo := classified(mask)) is not None and combo.kind < _BOMB)
+    plain = 0
+    if mask is not None and (not mask & _PHOENIX_BIT or mask == _PHOENIX_BIT) and (
+            len(cards) < 4  # (no bomb)
+            or (combo := classified(mask)) is not None and combo.kind < _BOMB):
+        plain = _PLAIN_MAHJONG if mask & _MAHJONG_BIT else _PLAIN
     made = _BODIES[body] = (cards, mask, plain)
     return made
 
@@ -1027,7 +1033,7 @@ class _Converter:
             self.out.append((rt.line, start))
             self.rnd = self.mark.rewind()
         if len(rt.hands8) == 4:
-            self.emit(rt.line, Deal(game=self.game, hands=[list(h) for h in rt.hands8]))
+            self.emit(rt.line, Deal(game=self.game, hands=rt.hands8))  # (rt is read only)
             for rec in rt.grand:
                 self.call(rec.line, rec.seat, "grand_tichu")
             if len(rt.hands14) == 4:
@@ -1074,7 +1080,7 @@ class _Converter:
             elif kind == "play":
                 tokens, mask, plain = data
                 if (plain and not self.raw and self.top_phoenix is None and rnd.phase is _PLAY
-                        and (hand := rnd.hands[seat]) and not mask & ~hand
+                        and (hand := rnd.hands[seat]) and mask & hand == mask
                         and ((top := rnd.top) is None and seat == rnd.turn
                              or not rnd.closing and seat == rnd.turn
                              # (not the seat that would lead once all passed: a lead?)
@@ -1085,7 +1091,7 @@ class _Converter:
                     # the most frequent plays: a lead by the seat to lead, or a reply in turn;
                     # plain (a Phoenix alone has one reading), no pass or Dragon gift missing
                     # before it (what :meth:`play` does, without its cases)
-                    if mask & _MAHJONG_BIT:
+                    if plain == _PLAIN_MAHJONG:
                         self.index = i
                         played = Play(game=game_id, seat=seat, cards=list(tokens),
                                       wish=self.wish_of())
