@@ -333,9 +333,17 @@ _What = tuple[str, int, Any]
 _Move = tuple[int, _What]
 """One line of a round's Rundenverlauf: ``(line, (kind, seat, data))``. ``kind``:
 pass, play, tichu, grand, gift (``seat``: the Dragon's recipient), wish, result
-(``seat`` -1). ``data``: a play's format-1 tokens and their mask (None if a card is
-repeated), a wish's rank token, a result's score; else None. Plain tuples: a round has
-hundreds, and the same ``(kind, seat, data)`` of a line's text comes again and again."""
+(``seat`` -1). ``data``: a play's :data:`_Cards`, a wish's rank token, a result's
+score; else None. Plain tuples: a round has hundreds, and the same ``(kind, seat, data)``
+of a line's text comes again and again."""
+_Cards = tuple[tuple[str, ...], Mask | None, int]
+"""The cards of a play: format-1 tokens, their mask (None if a card is repeated), and
+whether the play is plain (:data:`_PLAIN`, :data:`_PLAIN_MAHJONG`; else 0): no repeated
+card, no bomb, and no Phoenix but alone (the plays :meth:`_Converter.follow_play` may
+feed the short way)."""
+_PLAIN = 1
+_PLAIN_MAHJONG = 2
+"""A plain play with the Mahjong (its wish is looked for)."""
 
 
 @dataclass(slots=True)
@@ -356,14 +364,6 @@ class _RoundText:
     unreadable: tuple[int, str] | None = None
 
 
-def _cards(tokens: list[str]) -> list[str] | str:
-    """BSW card tokens -> format-1 tokens, or an error message."""
-    try:
-        return [CARD_OF_TCH[t] for t in tokens]
-    except KeyError as e:
-        return f"{e.args[0]!r} is not a card"
-
-
 def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
     """``(seat)name C C ... C``: the name and ``size`` cards, or an error message.
 
@@ -372,18 +372,22 @@ def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
     """
     if not text.startswith(_SEAT_TEXT[seat]):
         return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
-    parts = text[3:].rstrip(" \t\r").rsplit(" ", size)  # the name, then the cards
+    parts = text[3:].rsplit(" ", size)  # the name, then the cards (``text`` is stripped)
     if len(parts) < size:
         return f"expected {size} cards after the name of seat {seat}, found {len(parts)} tokens"
-    name, tokens = (parts[0], parts[1:]) if len(parts) > size else ("", parts)
-    cards = _cards(tokens)
-    if isinstance(cards, str):
-        return f"hand of seat {seat}: {cards}"
-    return name, cards
+    name, tokens = (parts.pop(0), parts) if len(parts) > size else ("", parts)
+    try:
+        return name, [CARD_OF_TCH[t] for t in tokens]
+    except KeyError as e:
+        return f"hand of seat {seat}: {e.args[0]!r} is not a card"
 
 
 _OTHERS = tuple(tuple((giver + k) & 3 for k in (1, 2, 3)) for giver in range(4))
 """The seats a seat gives to, in the order BSW lists them."""
+_RECEIVERS = tuple(tuple(sorted(others)) for others in _OTHERS)
+"""The seats a seat gives to, in seat order (as ``exchange.give`` lists them)."""
+_SEAT_KEY = ("0", "1", "2", "3")
+_FOURTEENS = [14, 14, 14, 14]
 
 
 def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
@@ -395,7 +399,6 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     """
     gives: dict[int, str] = {}
     pos = 0
-    body = body.rstrip(" \t\r")
     order = _OTHERS[giver]
     if body.endswith(" -"):  # the usual line: the three others in order, one card each
         parts = body[:-2].split(" - ")
@@ -466,14 +469,13 @@ def _move_line(text: str, names: list[str], no: int = 0) -> _Move | str | None:
     return (no, ("play", seat, got))
 
 
-_BODIES: dict[str, tuple[tuple[str, ...], Mask | None] | str] = {}
+_BODIES: dict[str, _Cards | str] = {}
 _BODIES_LIMIT = 1 << 16
 
 
-def _play_body(body: str) -> tuple[tuple[str, ...], Mask | None] | str:
-    """The cards of a play line's ``C C C`` part: format-1 tokens and their mask (None if
-    a card is repeated), or what is wrong ("" for no cards). Remembered (a bounded
-    memo): the same plays come again and again."""
+def _play_body(body: str) -> _Cards | str:
+    """The cards of a play line's ``C C C`` part (:data:`_Cards`), or what is wrong ("" for
+    no cards). Remembered (a bounded memo): the same plays come again and again."""
     got = _BODIES.get(body)
     if got is not None:
         return got
@@ -483,8 +485,17 @@ def _play_body(body: str) -> tuple[tuple[str, ...], Mask | None] | str:
         return f"{e.args[0]!r} is not a card"
     if len(_BODIES) >= _BODIES_LIMIT:
         _BODIES.clear()
-    got = _BODIES[body] = (cards, _mask(cards)) if cards else ""
-    return got
+    if not cards:
+        _BODIES[body] = ""
+        return ""
+    mask = _mask(cards)
+    plain = 0
+    if mask is not None and (not mask & _PHOENIX_BIT or mask == _PHOENIX_BIT) and (
+            len(cards) < 4  # (no bomb)
+            or (combo := classified(mask)) is not None and combo.kind < _BOMB):
+        plain = _PLAIN_MAHJONG if mask & _MAHJONG_BIT else _PLAIN
+    made = _BODIES[body] = (cards, mask, plain)
+    return made
 
 
 def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | None:
@@ -543,7 +554,7 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         gives = _gives(body, giver, rt.names)
         if isinstance(gives, str):
             return f"exchange of seat {giver}: {gives}"
-        rt.pre.append(_Rec("exchange", no, giver, give=gives))
+        rt.pre.append(_Rec("exchange", no, giver, gives))
         return None
     call = _CALL.fullmatch(text)
     if call is not None and call.group(1) != "Drache an":
@@ -673,13 +684,11 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
             text = raw.strip(" \t\r")
             if not text:
                 continue
-            if text[0] == "-" and (header := _HEADER.fullmatch(text)) is not None:
-                head = header.group(1)
-                if head == "Gr.Tichukarten":
-                    if rt is not None and rt.section != "done":
-                        yield reader.round(rt)
-                    rt, junk, moves = _RoundText(no), False, None
-                    continue
+            if text[0] == "-" and (head := _header(text)) == "Gr.Tichukarten":
+                if rt is not None and rt.section != "done":
+                    yield reader.round(rt)
+                rt, junk, moves = _RoundText(no), False, None
+                continue
         if rt is None or rt.section == "done":
             if rt is not None:
                 done = _move_line(text, rt.names)
@@ -725,6 +734,17 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
 
 
 _TOO_LONG = f"a line longer than {MAX_LINE >> 20} MiB"
+_HEADERS = {GRAND_HEADER: "Gr.Tichukarten", START_HEADER: "Startkarten",
+            PLAY_HEADER: "Rundenverlauf"}
+"""The headers as BSW writes them (:func:`_header` reads others too)."""
+
+
+def _header(text: str) -> str | None:
+    """The header a line is (``Gr.Tichukarten``, ``Startkarten``, ``Rundenverlauf``), if one."""
+    head = _HEADERS.get(text)
+    if head is None and (header := _HEADER.fullmatch(text)) is not None:
+        head = header.group(1)
+    return head
 _MOVES_LIMIT = 4096
 _NO_MOVES: list[_Move] = []  # (never appended to: ``moves`` is None with it)
 
@@ -744,17 +764,21 @@ def _heads(names: list[str]) -> _Heads:
 def _fast_move(raw: str, heads: _Heads) -> _What | None:
     """A line of the Rundenverlauf that is a pass or a play of a seat under its name
     (``heads``: :func:`_heads` of the names) as ``(kind, seat, data)`` (:data:`_Move`),
-    else None (:func:`_parse_play` reads it)."""
-    text = raw.strip(" \t\r")
-    seat = _SEAT_OF.get(text[:3], -1)
+    else None (:func:`_parse_play` reads it). ``raw`` is not stripped: BSW writes a pass
+    line without spaces around it, and the spaces after a play's cards are no token; a
+    line with other spaces is left to :func:`_parse_play`, which reads it alike."""
+    seat = _SEAT_OF.get(raw[:3], -1)
     if seat < 0:
         return None
     passes, plays = heads
-    if text == passes[seat]:
+    if raw == passes[seat]:
         return _PASSES[seat]
     head = plays[seat]
-    if text.startswith(head):
-        got = _play_body(text[len(head) :])
+    if raw.startswith(head):
+        body = raw[len(head) :]
+        got = _BODIES.get(body)
+        if got is None:
+            got = _play_body(body)
         if not isinstance(got, str):
             return ("play", seat, got)
     return None
@@ -778,6 +802,8 @@ class _Reader:
             if not self.started:  # no names, no game: nothing to replay
                 return [] if rt.unreadable is None else [
                     (rt.unreadable[0], Unreadable(rt.unreadable[1]))]
+            changed = None
+        elif rt.names == self.names:  # as the last round names them: the same players
             changed = None
         else:
             # a name still blank (not even the exchange names the seat): the same player
@@ -913,8 +939,6 @@ _PLAY = Phase.PLAY
 _DRAGON_BIT = BIT[DRAGON]
 _BOMB = Kind.FOUR_OF_A_KIND
 """The lowest kind of bomb."""
-_PLAIN_NOT = _PHOENIX_BIT | _MAHJONG_BIT
-"""The cards whose plays :meth:`_Converter.play` looks at closer (a reading, a wish)."""
 _AMBIGUOUS = (Kind.FULL_HOUSE, Kind.STRAIGHT)
 """The kinds a Phoenix may stand in for either of two ranks."""
 
@@ -985,7 +1009,7 @@ class _Converter:
         self.rnd: RoundState | None = None  # the engine's state of the round
         self.raw = False  # no normalizing (the engine skips the rest of the round)
         self.first_play: list[Play | None] = [None, None, None, None]
-        self.plays = [0, 0, 0, 0]
+        self.last_of: list[Play | None] = [None, None, None, None]  # each seat's last play
         self.first_index = [0, 0, 0, 0]  # where each seat's first play is in rt.play
         self.last_play: Play | None = None
         self.phoenix: list[_PhoenixPlay] = []
@@ -1009,7 +1033,7 @@ class _Converter:
             self.out.append((rt.line, start))
             self.rnd = self.mark.rewind()
         if len(rt.hands8) == 4:
-            self.emit(rt.line, Deal(game=self.game, hands=[list(h) for h in rt.hands8]))
+            self.emit(rt.line, Deal(game=self.game, hands=rt.hands8))  # (rt is read only)
             for rec in rt.grand:
                 self.call(rec.line, rec.seat, "grand_tichu")
             if len(rt.hands14) == 4:
@@ -1026,44 +1050,57 @@ class _Converter:
         """The Rundenverlauf, line by line (passes in turn and plain plays, the most
         frequent, inline; the others by :meth:`play` and :meth:`other`)."""
         rnd = self.rnd
-        out = self.out
-        passes = [Pass(game=self.game, seat=s) for s in range(4)]  # (frozen: shared)
         # the game whose round ``rnd`` is: plays and passes in its play are fed the short way
         game = self.mark.game if self.mark is not None else None
+        passes = [Pass(game=self.game, seat=s) for s in range(4)]  # (frozen: shared)
+        if rnd is None or game is None:  # not followed on the engine (so ``raw``)
+            for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
+                self.index = i
+                if kind == "pass":
+                    self.emit(line, passes[seat])
+                elif kind == "play":
+                    self.play(line, seat, data[0], data[1])
+                else:
+                    self.other(kind, line, seat, data)
+            return
+        out = self.out
         engine = self.engine  # (its methods called on it: native calls when compiled)
+        game_id, first_play, last_of = self.game, self.first_play, self.last_of
         for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
-                if rnd is None or self.raw:
+                if self.raw:
                     self.emit(line, passes[seat])
                 elif (seat == rnd.turn and rnd.top is not None and not rnd.closing
-                      and rnd.phase is _PLAY and rnd.hands[seat] and game is not None):
+                      and rnd.phase is _PLAY and rnd.hands[seat]):
                     ev = passes[seat]
                     out.append((line, ev))
                     engine.feed_move(line, game, rnd, ev)
                 # else the winner collecting its trick, or a pass by a seat not on turn:
                 # dropped
             elif kind == "play":
-                tokens, mask = data
-                if (rnd is not None and game is not None and not self.raw and mask is not None
-                        and not mask & _PLAIN_NOT and self.top_phoenix is None
-                        and rnd.phase is _PLAY and (hand := rnd.hands[seat]) and not mask & ~hand
-                        and (len(tokens) < 4  # (no bomb: classified by the engine alone)
-                             or (combo := CLASSIFIED.get(mask)) is not None
-                             and combo.kind < _BOMB)
+                tokens, mask, plain = data
+                if (plain and not self.raw and self.top_phoenix is None and rnd.phase is _PLAY
+                        and (hand := rnd.hands[seat]) and mask & hand == mask
                         and ((top := rnd.top) is None and seat == rnd.turn
                              or not rnd.closing and seat == rnd.turn
-                             and (top_seat := rnd.top_seat) != seat and rnd.hands[top_seat]
+                             # (not the seat that would lead once all passed: a lead?)
+                             and ((top_seat := rnd.top_seat) != seat and rnd.hands[top_seat]
+                                  or rnd.next_leader() != seat)
                              or rnd.closing and top is not None and top.cards != _DRAGON_BIT
                              and seat == rnd.next_leader())):
                     # the most frequent plays: a lead by the seat to lead, or a reply in turn;
-                    # no bomb, Phoenix or Mahjong, no pass or Dragon gift missing before it
-                    # (what :meth:`play` does, without its cases)
-                    played = Play(game=self.game, seat=seat, cards=list(tokens))
-                    if self.first_play[seat] is None:
-                        self.first_play[seat] = played
+                    # plain (a Phoenix alone has one reading), no pass or Dragon gift missing
+                    # before it (what :meth:`play` does, without its cases)
+                    if plain == _PLAIN_MAHJONG:
+                        self.index = i
+                        played = Play(game=game_id, seat=seat, cards=list(tokens),
+                                      wish=self.wish_of())
+                    else:
+                        played = Play(game=game_id, seat=seat, cards=list(tokens))
+                    if first_play[seat] is None:
+                        first_play[seat] = played
                         self.first_index[seat] = i
-                    self.plays[seat] += 1
-                    self.last_play = played
+                    last_of[seat] = self.last_play = played
                     out.append((line, played))
                     engine.feed_move(line, game, rnd, played, mask)
                 else:
@@ -1083,8 +1120,10 @@ class _Converter:
         self.emit(rt.start_line, Deal(game=self.game, hands=six))
         for rec in rt.pre:
             if rec.kind == "exchange":
-                give = {str(to): card for to, card in sorted(rec.give.items())}
-                self.emit(rec.line, Exchange(game=self.game, seat=rec.seat, give=give))
+                give = rec.give  # (a card for each of the three others: by seat, in order)
+                a, b, c = _RECEIVERS[rec.seat]
+                self.emit(rec.line, Exchange(game=self.game, seat=rec.seat, give={
+                    _SEAT_KEY[a]: give[a], _SEAT_KEY[b]: give[b], _SEAT_KEY[c]: give[c]}))
             else:
                 self.call(rec.line, rec.seat, "tichu")
 
@@ -1101,7 +1140,7 @@ class _Converter:
                 if exchanged >> rec.seat & 1:
                     return False
                 exchanged |= 1 << rec.seat
-        return exchanged == 15 and all(len(set(h14)) == 14 for h14 in self.rt.hands14)
+        return exchanged == 15 and [len(set(h14)) for h14 in self.rt.hands14] == _FOURTEENS
 
     # -- calls
 
@@ -1118,8 +1157,9 @@ class _Converter:
             self.emit(line, ev)
             return
         first = self.first_play[seat]
-        if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 1
-                and first is not None and self.moves_by_others(seat) <= 1):
+        if (call == "tichu" and self.calls[seat] is None and first is not None
+                and self.last_of[seat] is first  # (its one play so far)
+                and self.moves_by_others(seat) <= 1):
             # logged just after the caller's first play: it was made with that play
             at = next(i for i, (_, e) in enumerate(self.out) if e is first)
             self.out.insert(at, (line, ev))
@@ -1127,7 +1167,7 @@ class _Converter:
             self.dirty = True
             return
         self.settle(line)
-        if (call == "tichu" and self.calls[seat] is None and self.plays[seat] == 0
+        if (call == "tichu" and self.calls[seat] is None and first is None
                 and rnd.phase == Phase.PLAY):
             self.calls[seat] = call
         self.emit(line, ev)  # otherwise reported by the engine (C001, C002, C003, P009)
@@ -1220,8 +1260,7 @@ class _Converter:
         if self.first_play[seat] is None:
             self.first_play[seat] = ev
             self.first_index[seat] = self.index
-        self.plays[seat] += 1
-        self.last_play = ev
+        self.last_of[seat] = self.last_play = ev
         self.out.append((line, ev))
         self.engine.feed(line, ev)
 

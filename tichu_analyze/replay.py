@@ -942,7 +942,7 @@ class Replay:
             self._tokens(cards, "play", seat)  # reports what is wrong
             return SKIPPED
         hand = rnd.hands[seat]
-        if mask & ~hand:
+        if mask & hand != mask:
             return self._fatal("P001", _not_held(self._who(seat), mask, mask & ~hand), seat)
         phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
 
@@ -1053,7 +1053,7 @@ class Replay:
         # apply it (inline: the hot path)
         outcome = 2 if lead else 4 if seat != turn else 0  # LEAD, OUT_OF_TURN (literals)
         hands = rnd.hands
-        left = hands[seat] = hands[seat] & ~mask
+        left = hands[seat] = hand ^ mask  # (the hand holds the cards)
         rnd.played[seat] = True
         rnd.trick_cards |= mask
         rnd.top = combo
