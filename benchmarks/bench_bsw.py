@@ -6,16 +6,19 @@ Writes simulated games as .tch files (one game per file, in BSW's style, via
 ``bsw.write_tch``) into benchmarks/corpus/tch-<games>-<seed>/ and adds the
 real sample (sample_logs/2417500.tch); the same games, as the reader converts
 them, go to one format-1 log beside it. Then checks the .tch folder and the
-log in this process, the way `tichu-analyze check` does (reading, converting,
-replaying), and prints for each the games and events per second of CPU time
-(the machine is shared: CPU time varies less than wall time), their ratio,
-and the projected time for the 2.4 million games of the archive on 2 cores
-(`check --jobs 2`).
+log, each in a fresh process, the way `tichu-analyze check` does (reading,
+converting, replaying), and prints for each the games and events per second of
+CPU time (the machine is shared: CPU time varies less than wall time), their
+ratio, and the projected time for the 2.4 million games of the archive on 2
+cores (`check --jobs 2`). ``--repeat``: runs of each, the fastest counts.
 
 ``--baseline PYTHON`` (may be repeated): also time the .tch folder under another
 installation (e.g. the unchanged code's venv, ``/path/to/main/.venv/bin/python``;
-code from before the visitor API runs too), in a subprocess of the same run, and
-print the speed-up.
+code from before the visitor API runs too), and print the speed-up. Every
+installation, this one included, is timed in a fresh process of its own, in two
+passes over the same files: the first from a cold start, the second with the memos
+(of combinations, of play lines) the first filled, as in a long run's steady state;
+both are printed, and the projection uses the second.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).resolve().parent
 SAMPLE = HERE.parent / "sample_logs" / "2417500.tch"
 ARCHIVE = 2_400_000
 CORES = 2
@@ -88,11 +91,28 @@ def check_all(paths: list[Path]) -> dict[str, float]:
             "seconds": time.process_time() - t}
 
 
-def worker(folder: Path) -> None:
-    """``--worker FOLDER``: time the .tch files of FOLDER, print the result as JSON."""
+def worker(paths: list[Path]) -> None:
+    """``--worker PATH...``: time the logs of the PATHs (files, or folders of .tch files),
+    print the result as JSON."""
     from tichu_analyze.logfile import find_logs
 
-    print(json.dumps(check_all(find_logs([folder]))))
+    logs = find_logs(paths)
+    print(json.dumps({phase: check_all(logs) for phase in PHASES}))
+
+
+PHASES = ("cold", "warm")
+"""The two passes over the same logs in one process: the first from a cold start, the
+second with the memos (of combinations, of play lines) the first filled, as in the
+steady state of a long run such as the archive's."""
+
+
+def timed(python: str, *paths: Path) -> dict[str, dict[str, float]]:
+    """:func:`worker` under ``python`` in a fresh process: every installation, this one
+    included, is timed the same way (two passes, :data:`PHASES`)."""
+    out = subprocess.run([python, str(Path(__file__).resolve()), "--worker", *map(str, paths)],
+                         check=True, capture_output=True, text=True).stdout
+    figures: dict[str, dict[str, float]] = json.loads(out.strip().splitlines()[-1])
+    return figures
 
 
 def line(label: str, r: dict[str, float]) -> str:
@@ -107,7 +127,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1, help="runs; the fastest counts")
     ap.add_argument("--baseline", action="append", default=[], metavar="PYTHON",
                     help="another installation's python to compare with (repeatable)")
-    ap.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--worker", type=Path, nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker is not None:
         worker(args.worker)
@@ -116,39 +136,46 @@ def main() -> None:
 
     folder, jsonl = corpus(args.games)
     files = find_logs([folder])
+    here = sys.executable
     best: dict[str, dict[str, float]] = {}
 
     def keep(name: str, r: dict[str, float]) -> None:
         if name not in best or r["seconds"] < best[name]["seconds"]:
             best[name] = r
 
+    def keep_phases(name: str, r: dict[str, dict[str, float]]) -> None:
+        for phase in PHASES:
+            keep(f"{phase} {name}", r[phase])
+
     for _ in range(args.repeat):
-        keep("tch", check_all(files))
-        keep("jsonl", check_all([jsonl]))
+        keep_phases("tch", timed(here, folder))
+        keep_phases("jsonl", timed(here, jsonl))
         for b in args.baseline:
-            out = subprocess.run([b, __file__, "--worker", str(folder)],
-                                 check=True, capture_output=True, text=True).stdout
-            keep(f"baseline {b}", json.loads(out.strip().splitlines()[-1]))
+            keep_phases(f"baseline {b}", timed(b, folder))
         keep("sample", check_all([SAMPLE] * 20))
 
-    tch, js = best["tch"], best["jsonl"]
     print(f"corpus: {len(files):,} .tch files ({args.games:,} simulated games and the real "
           f"sample) and the same games as one JSON-lines log; Python "
-          f"{sys.version.split()[0]}")
-    print(line(".tch, one file per game", tch))
-    print(line("same games as JSON lines", js))
-    ratio = (tch["seconds"] / tch["games"]) / (js["seconds"] / js["games"])
-    print(f"  .tch / JSON lines time per game = {ratio:.2f}")
+          f"{sys.version.split()[0]}; each installation in a fresh process, two passes")
+    for phase, what in (("cold", "first pass, from a cold start"),
+                        ("warm", "second pass, memos filled: a long run's steady state")):
+        tch, js = best[f"{phase} tch"], best[f"{phase} jsonl"]
+        print(f"{what}:")
+        print(line(".tch, one file per game", tch))
+        print(line("same games as JSON lines", js))
+        ratio = (tch["seconds"] / tch["games"]) / (js["seconds"] / js["games"])
+        print(f"  .tch / JSON lines time per game = {ratio:.2f}")
+        for name in args.baseline:
+            b = best[f"{phase} baseline {name}"]
+            print(line(".tch under --baseline", b) + f"  {name}")
+            speedup = (b["seconds"] / b["games"]) / (tch["seconds"] / tch["games"])
+            print(f"  speed-up over that baseline = {speedup:.2f}x")
     s = best["sample"]
     print(line("real sample 2417500.tch x20", s))
-    for name in args.baseline:
-        b = best[f"baseline {name}"]
-        print(line(".tch under --baseline", b) + f"  {name}")
-        speedup = (b["seconds"] / b["games"]) / (tch["seconds"] / tch["games"])
-        print(f"  speed-up over that baseline = {speedup:.2f}x")
+    tch = best["warm tch"]
     hours = ARCHIVE / (tch["games"] / tch["seconds"]) / CORES / 3600
-    print(f"projected: {ARCHIVE:,} games on {CORES} cores (check --jobs {CORES}) in about "
-          f"{hours:.1f} h (simulated games; the archive's average game may differ)")
+    print(f"projected (steady state): {ARCHIVE:,} games on {CORES} cores (check --jobs {CORES}) "
+          f"in about {hours:.1f} h (simulated games; the archive's average game may differ)")
 
 
 if __name__ == "__main__":
