@@ -11,19 +11,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import ROOT, SAMPLES, WISH, flat, runner
 
 from tichu_analyze.cli import app
-
-ROOT = Path(__file__).parent.parent
-SAMPLES = ROOT / "sample_logs"
-WISH = SAMPLES / "wish-ignored.jsonl"
-
-runner = CliRunner()
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def test_a_baseline_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path: Path) -> None:

@@ -8,20 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import ROOT, SAMPLES, WISH, flat, runner
 
 from tichu_analyze.cli import app
 from tichu_analyze.logfile import check_file
-
-ROOT = Path(__file__).parent.parent
-SAMPLES = ROOT / "sample_logs"
-WISH = SAMPLES / "wish-ignored.jsonl"
-
-runner = CliRunner()
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _sarif_uris(output: str) -> list[str]:

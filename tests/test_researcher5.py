@@ -8,7 +8,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from typer.testing import CliRunner
+from cli_helpers import ROOT, SAMPLES, flat, runner
 
 from tichu_analyze.cli import app
 from tichu_analyze.datasets import ingest, scan
@@ -16,15 +16,6 @@ from tichu_analyze.logfile import write_log
 from tichu_analyze.plots import PlotKind, plot
 from tichu_analyze.simulate import simulate
 from tichu_analyze.stats import Dataset
-
-ROOT = Path(__file__).parent.parent
-SAMPLES = ROOT / "sample_logs"
-
-runner = CliRunner()
-
-
-def flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 @pytest.fixture(scope="module")
