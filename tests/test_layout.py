@@ -101,3 +101,20 @@ def test_a_large_partition_is_written_a_row_group_at_a_time(
     assert max(meta.row_group(i).num_rows for i in range(meta.num_row_groups)) <= 40
     assert held and max(held) < 40 + 10 + 1
     assert scan(out, "plays").collect()["line"].to_list() == list(range(700))
+
+
+@pytest.mark.parametrize("buckets", [1, 2, 3, 5, 8])
+def test_names_that_differ_in_case_take_directories_in_the_order_they_come(
+        tmp_path: Path, buckets: int) -> None:
+    # on a case-insensitive file system "Ana" and "ANA" would share a directory: the first
+    # name to come keeps its plain directory, the other is escaped further, whatever the
+    # order in which the commit writes the players' files
+    out = tmp_path / "ds"
+    row = {c: None for c in SCHEMAS["games"].names}
+    with DatasetWriter(out, buckets=buckets) as writer:
+        for name in ("Zed", "Ana", "ANA", "ana"):
+            writer.add("games", [row | {"player": name}])
+    dirs = sorted(d.name for d in (out / "games").iterdir())
+    assert "player=Zed" in dirs and "player=Ana" in dirs
+    assert len({d.casefold() for d in dirs}) == len(dirs) == 4
+    assert sorted(scan(out, "games").collect()["player"].to_list()) == ["ANA", "Ana", "Zed", "ana"]

@@ -1101,6 +1101,7 @@ class DatasetWriter:
         its values in column order (the fast way of :meth:`add`)."""
         if not self.active or self._parts is None:
             raise RuntimeError("the dataset writer is not open")
+        self._names.dir_for(player)  # partitions named in the order their players come
         self._parts.add_values(table, player, rows)
         self.rows[table] += len(rows)
 
