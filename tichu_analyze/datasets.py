@@ -17,11 +17,12 @@ of players) whenever ``batch_rows`` rows are buffered; parts beyond
 :data:`HELD_ROWS` rows are written to Arrow IPC files in the temporary directory.
 The commit takes the parts a bucket and table at a time and writes each player's
 rows as one Parquet file. Memory stays bounded, and the number of files is one per
-table and player whatever the input. Writing is
-atomic: everything goes to a hidden sibling directory ``.DIR.tmp-*`` that replaces
-``DIR`` in one step at the end (``renameat2`` exchange on Linux); on an error,
-Ctrl-C or SIGTERM (the CLI turns it into an exception) the sibling is removed and
-a previous dataset is left as it was.
+table and player whatever the input.
+
+Writing is atomic: everything goes to a hidden sibling directory ``.DIR.tmp-*`` that
+replaces ``DIR`` in one step at the end (``renameat2`` exchange on Linux); on an
+error, Ctrl-C or SIGTERM (the CLI turns it into an exception) the sibling is removed
+and a previous dataset is left as it was.
 ``append`` starts from hard links to the existing files and adds part files
 with new, unique names, and is swapped in the same way.
 
