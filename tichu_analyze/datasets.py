@@ -398,6 +398,9 @@ class Part:
     (each player's rows are together)."""
     data: pa.Table | None = None
     """The rows, while a part is held in memory (``path`` is then empty)."""
+    firsts: tuple[int, ...] = ()
+    """For each of ``runs``: the rank of the player's first row among the players of all
+    the rows its writer took (the order in which a serial ingest names partitions)."""
 
 
 def bucket_of(player: str | None, buckets: int) -> int:
@@ -431,6 +434,7 @@ class PartWriter:
         self._buffers: dict[tuple[str, int], dict[str | None, list[tuple[Any, ...]]]] = {}
         self._sizes: dict[tuple[str, int], int] = {}  # rows in each buffer
         self._bucket: dict[str | None, int] = {}
+        self._rank: dict[str | None, int] = {}  # the players in the order they came
         self._buffered = 0
 
     active = True
@@ -442,6 +446,7 @@ class PartWriter:
         bucket = self._bucket.get(player)
         if bucket is None:
             bucket = self._bucket[player] = bucket_of(player, self.buckets)
+            self._rank[player] = len(self._rank)
         key = (table, bucket)
         buffer = self._buffers.get(key)
         if buffer is None:
@@ -469,9 +474,10 @@ class PartWriter:
         rows: list[tuple[Any, ...]] = []
         for mine in buffer.values():
             rows += mine
+        rank = self._rank
         part = Part(table, None, "", n, bucket,
                     tuple((player, len(mine)) for player, mine in buffer.items()),
-                    arrow_table(table, rows))
+                    arrow_table(table, rows), tuple(rank[player] for player in buffer))
         self.parts.append(part)
         self._held += n
         while self._held > self.hold_rows:  # the oldest held part to a file
@@ -492,7 +498,8 @@ class PartWriter:
         else:
             path = self.folder / f"{self._spilled:06d}.parquet"
             pq.write_table(data, path, compression="zstd")
-        return Part(part.table, None, str(path), part.rows, part.bucket, part.runs)
+        return Part(part.table, None, str(path), part.rows, part.bucket, part.runs,
+                    firsts=part.firsts)
 
     def close(self) -> list[Part]:
         """Write what is buffered; the parts written, in order."""
@@ -1105,6 +1112,19 @@ class DatasetWriter:
         self._names.dir_for(player)  # partitions named in the order their players come
         self._parts.add_values(table, player, rows)
         self.rows[table] += len(rows)
+
+    def name_partitions(self, parts: Sequence[Part]) -> None:
+        """Name the partitions of the players of ``parts`` (a writer's parts, writers in
+        the order of their input) in the order their rows came, as :meth:`add_values`
+        does: of two names that differ only in case, the first keeps the plain
+        directory."""
+        by_writer: dict[str, list[tuple[int, str | None]]] = {}  # a writer's own folder
+        for part in parts:
+            came = by_writer.setdefault(os.path.dirname(part.path), [])
+            came += zip(part.firsts, (player for player, _ in part.runs), strict=True)
+        for came in by_writer.values():
+            for _, player in sorted(came, key=itemgetter(0)):
+                self._names.dir_for(player)
 
     def _write_players(self) -> None:
         """Write the parts' rows as one file per table and player, a bucket at a time."""

@@ -186,6 +186,7 @@ def ingest_staged(
         if result.errors:
             writer.abort()
             return result
+        writer.name_partitions(parts)
         parts = players_parts(parts, staging, on)
         try:
             for part in parts:
