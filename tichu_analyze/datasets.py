@@ -550,7 +550,7 @@ def split_players(parts: Sequence[Part],
                 if player not in begun:
                     path = path_for(player)
                     begun[player] = (pq.ParquetWriter(
-                        path, schema, compression=_codec(group),
+                        path, schema, compression=_codec(group.num_rows, group.num_columns),
                         use_dictionary=_DICTIONARY[table]), path)
                 begun[player][0].write_table(group, row_group_size=ROW_GROUP_ROWS)
                 written[player] += held.pop(player)
@@ -575,15 +575,16 @@ def split_players(parts: Sequence[Part],
                 writer.close()
 
 
-def _codec(rows: pa.Table) -> str:
-    """The compression of a Parquet file that holds ``rows`` (:data:`SNAPPY_BELOW`)."""
-    return "snappy" if rows.num_rows * rows.num_columns < SNAPPY_BELOW else "zstd"
+def _codec(rows: int, columns: int) -> str:
+    """The compression of a Parquet file of ``rows`` rows of ``columns`` columns
+    (:data:`SNAPPY_BELOW`)."""
+    return "snappy" if rows * columns < SNAPPY_BELOW else "zstd"
 
 
 def write_rows(table: str, rows: pa.Table, path: Path) -> None:
     """Write ``rows`` of ``table`` as the Parquet file ``path`` (row groups of
     :data:`ROW_GROUP_ROWS`; the codec by size, :data:`SNAPPY_BELOW`)."""
-    pq.write_table(rows, path, compression=_codec(rows),
+    pq.write_table(rows, path, compression=_codec(rows.num_rows, rows.num_columns),
                    use_dictionary=_DICTIONARY[table], row_group_size=ROW_GROUP_ROWS)
 
 
@@ -1341,8 +1342,7 @@ def merge_parquet(files: Sequence[Path], dest: Path, schema: pa.Schema,
     pending: list[pa.Table] = []
     held = 0
     total = sum(pq.ParquetFile(f).metadata.num_rows for f in files)
-    codec = "snappy" if total * len(schema) < SNAPPY_BELOW else "zstd"  # as _codec
-    with pq.ParquetWriter(tmp, schema, compression=codec) as writer:
+    with pq.ParquetWriter(tmp, schema, compression=_codec(total, len(schema))) as writer:
         for f in files:
             source = pq.ParquetFile(f)
             for i in range(source.num_row_groups):
