@@ -473,9 +473,11 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
         blocks.append((None, pending))
     end = next((i for i, e in enumerate(after)
                 if e.step is not None and isinstance(e.step.event, RoundEnd)), len(after))
-    stray = [e for e in after[end + 1:]
-             if e.step is not None and not isinstance(e.step.event, GameEnd)]
-    after = [e for e in after if not any(e is x for x in stray)]
+    kept, stray = after[:end + 1], list[Entry]()
+    for e in after[end + 1:]:  # (the game_end that closes the round belongs to it)
+        (stray if e.step is not None and not isinstance(e.step.event, GameEnd)
+         else kept).append(e)
+    after = kept
 
     # 3. tricks and their endings
     records = {t.number: t for t in rec.tricks}
