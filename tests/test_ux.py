@@ -137,3 +137,42 @@ def test_a_bad_choice_reads_naturally() -> None:
     message = " ".join(result.output.replace("│", " ").split())
     assert "'xml' is not one of 'text', 'full', 'json', 'sarif', 'github'" in message
     assert "Value error" not in message
+
+
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]])
+def test_the_bar_is_drawn_on_a_terminal_stderr_and_never_in_the_output(
+        tmp_path: Path, jobs: list[str]) -> None:
+    """`check log > file` run from a terminal: the bar is on the terminal (stderr), the
+    file holds the diagnostics alone (a clean log: nothing, not even an empty line)."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from tichu_analyze.logfile import write_log
+    from tichu_analyze.simulate import simulate
+
+    log = tmp_path / "clean.jsonl"
+    write_log(simulate(30, 5), log)
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "tichu_analyze", "check", str(log), *jobs],
+            stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, timeout=120,
+            env={**os.environ, "COLUMNS": "100"})
+        os.close(slave)
+        terminal = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the terminal's other end is closed: all is read
+                break
+            if not chunk:
+                break
+            terminal += chunk
+    finally:
+        os.close(master)
+    assert done.returncode == 0
+    assert done.stdout == b""
+    assert b"replaying" in terminal  # the bar, on the terminal
+    assert b"no diagnostics" in terminal  # and the summary

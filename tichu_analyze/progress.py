@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from rich.console import Console
 from rich.progress import (
     BarColumn,
     DownloadColumn,
@@ -80,6 +81,9 @@ def count_bar(show: bool) -> Progress:
 
 
 def _bar(show: bool, *columns: ProgressColumn) -> Progress:
+    """A bar on stderr, and only when stderr is a terminal: standard output holds the
+    command's results alone (a bar on a console that is no terminal would end in an
+    empty line)."""
     return Progress(
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -87,8 +91,12 @@ def _bar(show: bool, *columns: ProgressColumn) -> Progress:
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         transient=True,
-        disable=not show,
+        console=_STDERR,
+        disable=not (show and _STDERR.is_terminal),
     )
+
+
+_STDERR = Console(stderr=True)
 
 
 def _driven(
