@@ -51,6 +51,19 @@ def test_a_pipe_given_as_a_log_is_not_called_missing(tmp_path: Path) -> None:
     assert f"{fifo}: not a regular file (a pipe or a device)" in flat(result.output)
 
 
+def test_a_dash_for_standard_input_is_not_called_missing(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``zcat day.jsonl.gz | check -``, as with a linter: the dash is standard input,
+    which ``check`` does not read; it said "-: no such file or directory"."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["check", "-", "-q"], input="{}\n")
+    assert result.exit_code == 2, result.output
+    assert "no such file" not in result.output
+    assert "-: standard input is not read; write the log to a file" in flat(result.output)
+    (tmp_path / "-").write_text("")  # a file that is named "-" is a file
+    assert runner.invoke(app, ["check", "-", "-q"]).exit_code == 0
+
+
 def test_an_empty_log_passes_with_a_note_saying_it_held_nothing(tmp_path: Path) -> None:
     """A server that crashed before writing a line leaves an empty log: it passed with
     "0 games" and not a word. It still passes (no rule is broken), with a note on stderr

@@ -1155,7 +1155,9 @@ def replay(
     if not log.is_file():
         raise fail(f"{log}: " + ("a folder; replay shows one log file ('tichu-analyze games "
                                  "FOLDER' lists the games of a folder)" if log.is_dir()
-                                 else "not a regular file" if log.exists() else "no such file"))
+                                 else "not a regular file" if log.exists()
+                                 else "standard input is not read; write the log to a file"
+                                 if str(log) == "-" else "no such file"))
     _not_a_log_read(output, [log])
     try:
         view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)

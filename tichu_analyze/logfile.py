@@ -82,9 +82,10 @@ def find_logs(paths: Iterable[str | os.PathLike[str]],
                                           if f.name.endswith(_NOT_READ) and f.is_file()))
         elif path.is_file():
             found.append(path)
-        elif path.exists():  # a pipe (/dev/stdin, <(zcat ...)) or a device
-            raise LogError(f"{p}: not a regular file (a pipe or a device); write the log to "
-                           "a file and check that")
+        elif path.exists() or str(p) == "-":  # a pipe (/dev/stdin, <(zcat ...)), a device
+            raise LogError(f"{p}: " + ("standard input is not read" if str(p) == "-" else
+                                       "not a regular file (a pipe or a device)")
+                           + "; write the log to a file and check that")
         else:
             raise LogError(f"{p}: no such file or directory")
     seen: set[str] = set()
