@@ -139,27 +139,21 @@ def test_a_bad_choice_reads_naturally() -> None:
     assert "Value error" not in message
 
 
-@pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]])
-def test_the_bar_is_drawn_on_a_terminal_stderr_and_never_in_the_output(
-        tmp_path: Path, jobs: list[str]) -> None:
-    """`check log > file` run from a terminal: the bar is on the terminal (stderr), the
-    file holds the diagnostics alone (a clean log: nothing, not even an empty line)."""
+def _on_a_terminal(args: list[str], stdout_too: bool) -> tuple[int, bytes, bytes]:
+    """Run the command with stderr (and with ``stdout_too`` stdout) on a terminal of 100
+    columns: its exit status, what went to stdout when not the terminal, and what the
+    terminal got."""
     import os
     import pty
     import subprocess
     import sys
 
-    from tichu_analyze.logfile import write_log
-    from tichu_analyze.simulate import simulate
-
-    log = tmp_path / "clean.jsonl"
-    write_log(simulate(30, 5), log)
     master, slave = pty.openpty()
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "tichu_analyze", "check", str(log), *jobs],
-            stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL, timeout=120,
-            env={**os.environ, "COLUMNS": "100"})
+            [sys.executable, "-m", "tichu_analyze", *args],
+            stdout=slave if stdout_too else subprocess.PIPE, stderr=slave,
+            stdin=subprocess.DEVNULL, timeout=120, env={**os.environ, "COLUMNS": "100"})
         os.close(slave)
         terminal = b""
         while True:
@@ -172,7 +166,43 @@ def test_the_bar_is_drawn_on_a_terminal_stderr_and_never_in_the_output(
             terminal += chunk
     finally:
         os.close(master)
-    assert done.returncode == 0
-    assert done.stdout == b""
+    return done.returncode, done.stdout or b"", terminal
+
+
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]])
+def test_the_bar_is_drawn_on_a_terminal_stderr_and_never_in_the_output(
+        tmp_path: Path, jobs: list[str]) -> None:
+    """`check log > file` run from a terminal: the bar is on the terminal (stderr), the
+    file holds the diagnostics alone (a clean log: nothing, not even an empty line)."""
+    from tichu_analyze.logfile import write_log
+    from tichu_analyze.simulate import simulate
+
+    log = tmp_path / "clean.jsonl"
+    write_log(simulate(30, 5), log)
+    status, stdout, terminal = _on_a_terminal(["check", str(log), *jobs], stdout_too=False)
+    assert status == 0
+    assert stdout == b""
     assert b"replaying" in terminal  # the bar, on the terminal
     assert b"no diagnostics" in terminal  # and the summary
+
+
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]])
+def test_diagnostics_on_the_terminal_of_the_bar_are_whole_lines(jobs: list[str]) -> None:
+    """`check` in a terminal: each diagnostic is printed above the bar, on a line of its
+    own, not after the bar's text on the bar's line."""
+    import re
+
+    from tichu_analyze.logfile import check_file
+
+    expected = [f"{d.file}:{d.line}: {d.code}" for f in sorted(SAMPLES.glob("*.jsonl"))
+                for d in check_file(f)]
+    status, _, terminal = _on_a_terminal(
+        ["check", "--color", "never", str(SAMPLES), *jobs], stdout_too=True)
+    assert status == 1
+    shown = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", terminal).decode()
+    lines = [line for line in re.split(r"[\r\n]", shown) if line]
+    starts = [line.split(" ", 2)[0] + " " + line.split(" ", 2)[1] for line in lines
+              if " " in line and line.split(" ", 1)[0].endswith(":")
+              and ".jsonl:" in line.split(" ", 1)[0]]
+    assert expected and starts == expected
+    assert not [line for line in lines if "replaying" in line and ".jsonl:" in line]

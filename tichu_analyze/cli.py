@@ -13,7 +13,7 @@ from contextlib import ExitStack, closing, contextmanager
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -46,6 +46,7 @@ from .output import (
     as_text_colour,
 )
 from .plots import PLOT_HELP, PlotKind
+from .progress import STDERR
 from .safetext import clean, json_text, plural
 
 if TYPE_CHECKING:
@@ -165,7 +166,29 @@ app = _App(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
-err = Console(stderr=True, soft_wrap=True)
+err = STDERR  # messages, and the progress bars: one console
+
+
+class _TerminalStdout:
+    """Standard output when it is a terminal, looked up at each write: while a progress
+    bar is drawn on the terminal, rich puts a proxy in ``sys.stdout`` that writes the
+    lines above the bar, instead of through it."""
+
+    def write(self, data: str) -> int:
+        return sys.stdout.write(data)
+
+    def flush(self) -> None:
+        sys.stdout.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(sys.stdout, name)
+
+
+def _stdout() -> Guarded:
+    """Standard output as commands write their results to it."""
+    if sys.stdout.isatty():
+        return Guarded(cast("IO[Any]", _TerminalStdout()), "standard output")
+    return Guarded(sys.stdout, "standard output")
 
 
 class _Stdout(Console):
@@ -527,7 +550,7 @@ def check(
     outputs = ExitStack()
     try:
         out = (outputs.enter_context(atomic_writer(output)) if output
-               else Guarded(sys.stdout, "standard output"))
+               else _stdout())
     except OutputError as e:
         raise fail(str(e)) from None
     colour = _use_colour(color, out)

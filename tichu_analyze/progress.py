@@ -80,6 +80,13 @@ def count_bar(show: bool) -> Progress:
     return _bar(show, MofNCompleteColumn())
 
 
+STDERR = Console(stderr=True, soft_wrap=True)
+"""The console of the commands' messages and progress bars, on standard error. One
+console for both, so that a message printed while a bar is drawn goes above the bar.
+While a bar is drawn, rich also sends what is written to ``sys.stdout`` above it (the
+commands write to a terminal's standard output through ``sys.stdout`` as it is then)."""
+
+
 def _bar(show: bool, *columns: ProgressColumn) -> Progress:
     """A bar on stderr, and only when stderr is a terminal: standard output holds the
     command's results alone (a bar on a console that is no terminal would end in an
@@ -91,12 +98,9 @@ def _bar(show: bool, *columns: ProgressColumn) -> Progress:
         TimeElapsedColumn(),
         TimeRemainingColumn(),
         transient=True,
-        console=_STDERR,
-        disable=not (show and _STDERR.is_terminal),
+        console=STDERR,
+        disable=not (show and STDERR.is_terminal),
     )
-
-
-_STDERR = Console(stderr=True)
 
 
 def _driven(
