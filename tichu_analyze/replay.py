@@ -36,7 +36,10 @@ Decisions where rules.md leaves room (also in docs/rules.md):
   event" of G002: calls may come at any moment, they are no move on the table.
 * A pass out of turn (P003) still counts as that seat's pass.
 * A ``P002``/``P007`` play counts as a pass for ending the trick; its cards
-  join the trick in progress.
+  join the trick in progress. A ``P002`` by the seat due to lead is its lead: after
+  everyone passed the old trick goes to its winner; the table stays empty and the
+  turn moves on. Such a play makes no wish; a ``wish`` on it is W002 when it has no
+  Mahjong or no rank.
 * One lost or misplaced line is reported once: plays and passes before the last
   exchange after the first L007, the round of a misnumbered ``round_start`` or of a
   ``deal`` without one are skipped without a word (docs/rules.md, "Decisions").
@@ -284,8 +287,10 @@ class Replay:
             hand = rnd.hands[ev.seat]  # type: ignore[union-attr]
             step.cards_left = hand.bit_count()
             step.went_out = not hand
-            if outcome & DISCARD:  # the cards joined the trick (or the round's last one)
+            if outcome & DISCARD:  # the cards joined the trick on the table (or the
+                # round's last one, which ended with them: the table is then empty)
                 step.trick_points = (self._ended[-1].points if self._ended
+                                     and not rnd.trick_cards
                                      else self._trick_points(rnd.trick_cards))
             else:
                 top = rnd.top
@@ -1007,12 +1012,20 @@ class Replay:
                    if ev.phoenix is not None and mask & _PHOENIX_BIT and len(ev.cards) > 1
                    else f"{what}, which is not a combination")
             self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
+            if ev.wish is not None:
+                self._bad_wish(seat, mask, ev.wish)
+            if lead and bad is None and rnd.closing:
+                # the seat due to lead played after everyone passed: its play is the lead
+                # (rules 2.4), so the old trick is over, and the turn moves on (rules 8)
+                self._end_trick(rnd, rnd.top_seat)
             self._discard(rnd, seat, mask)
             return DISCARD
         if mask == _DOG_BIT and not lead:
             assert top is not None
             self._emit("P007", f"{self._who(seat)} plays the Dog on {_article(top)}; the Dog "
                        "may only be led", seat)
+            if ev.wish is not None:
+                self._bad_wish(seat, mask, ev.wish)
             self._discard(rnd, seat, mask)
             return DISCARD
         if lead:
@@ -1092,6 +1105,14 @@ class Replay:
 
     def _wish(self, rnd: RoundState, seat: int, mask: int, wish: object) -> None:
         """The ``wish`` field of a play (rules 5.1; W002)."""
+        if not self._bad_wish(seat, mask, wish):
+            assert isinstance(wish, str)  # (a rank: _bad_wish said so)
+            rnd.wish = rnd.wished = RANK_BY_TOKEN[wish]
+            rnd.wisher = seat
+
+    def _bad_wish(self, seat: int, mask: int, wish: object) -> bool:
+        """W002 when ``wish`` comes without the Mahjong or is no rank; True then. (A play
+        that forms no combination, P002, makes no wish either way: docs/rules.md.)"""
         if not mask & _MAHJONG_BIT:
             self._emit("W002", f"{self._who(seat)} wishes for {wish!r} without playing "
                        "the Mahjong; the wish is ignored", seat)
@@ -1099,8 +1120,8 @@ class Replay:
             self._emit("W002", f"{self._who(seat)} wishes for {wish!r}, which is not a "
                        "rank 2..A; the wish is ignored", seat)
         else:
-            rnd.wish = rnd.wished = RANK_BY_TOKEN[wish]
-            rnd.wisher = seat
+            return False
+        return True
 
     def _discard(self, rnd: RoundState, seat: int, mask: int) -> None:
         """P002/P007: the cards leave the hand, the top is unchanged, the turn moves on."""
