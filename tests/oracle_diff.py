@@ -1,0 +1,295 @@
+"""The engine against ``tests/oracle_engine.py``: simulated games, each with one fault.
+
+Every case is one simulated game (``tichu_analyze.simulate``, legal) with at most one
+fault injected deterministically from a seed: a pass dropped or added, two events
+swapped, a play's or pass's seat changed, cards exchanged between two plays of a seat,
+a bomb moved, a play or Dragon gift dropped, a gift redirected, a wish changed or moved,
+a round_end's score or finish order changed. The engine's diagnostics, restricted to the
+oracle's codes and to the lines the oracle judged, must equal the oracle's.
+
+A larger campaign by hand (a few minutes)::
+
+    .venv/bin/python tests/oracle_diff.py --cases 3000 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from oracle_combos import RANK_WORDS, classify  # noqa: E402
+from oracle_engine import CODES, judge_lines  # noqa: E402
+
+Event = dict
+RANKS = list(RANK_WORDS)
+
+
+def _play_indices(events: list[Event], kinds: tuple[str, ...] = ("play", "pass")) -> list[int]:
+    return [i for i, e in enumerate(events) if e["type"] in kinds]
+
+
+def _is_bomb(e: Event) -> bool:
+    play = classify(e["cards"]) if e["type"] == "play" else None
+    return play is not None and play.kind in ("four", "straight flush")
+
+
+def drop_pass(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("pass",))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    del ev[i]
+    return f"dropped the pass at event {i}"
+
+
+def add_pass(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev)
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    seat = rng.randrange(4)
+    ev.insert(i, {"type": "pass", "game": ev[i]["game"], "seat": seat})
+    return f"a pass by seat {seat} before event {i}"
+
+
+def swap_adjacent(ev: list[Event], rng: random.Random) -> str | None:
+    idx = [i for i in _play_indices(ev, ("play", "pass", "dragon_gift"))
+           if ev[i + 1]["type"] in ("play", "pass", "dragon_gift")]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    ev[i], ev[i + 1] = ev[i + 1], ev[i]
+    return f"swapped events {i} and {i + 1}"
+
+
+def change_seat(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev)
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    old = ev[i]["seat"]
+    ev[i]["seat"] = (old + rng.randrange(1, 4)) % 4
+    return f"event {i}'s seat {old} -> {ev[i]['seat']}"
+
+
+def swap_cards(ev: list[Event], rng: random.Random) -> str | None:
+    """A card of one play exchanged with a card of a later play of the same seat and round."""
+    idx = _play_indices(ev, ("play",))
+    rng.shuffle(idx)
+    for i in idx[:20]:
+        seat = ev[i]["seat"]
+        later = []
+        for j in range(i + 1, len(ev)):
+            if ev[j]["type"] in ("round_end", "round_start"):
+                break
+            if ev[j]["type"] == "play" and ev[j]["seat"] == seat:
+                later.append(j)
+        if later:
+            j = rng.choice(later)
+            a, b = rng.randrange(len(ev[i]["cards"])), rng.randrange(len(ev[j]["cards"]))
+            ev[i]["cards"][a], ev[j]["cards"][b] = ev[j]["cards"][b], ev[i]["cards"][a]
+            for k in (i, j):
+                ev[k].pop("phoenix", None)
+                if "Mahjong" not in ev[k]["cards"]:
+                    ev[k].pop("wish", None)
+            return f"cards swapped between events {i} and {j}"
+    return None
+
+
+def move_bomb(ev: list[Event], rng: random.Random) -> str | None:
+    idx = [i for i in _play_indices(ev, ("play",)) if _is_bomb(ev[i])]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    e = ev.pop(i)
+    j = max(0, min(len(ev) - 1, i + rng.choice((-3, -2, -1, 1, 2, 3))))
+    ev.insert(j, e)
+    return f"bomb at event {i} moved to {j}"
+
+
+def drop_play(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("play",))
+    i = rng.choice(idx)
+    del ev[i]
+    return f"dropped the play at event {i}"
+
+
+def drop_gift(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("dragon_gift",))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    del ev[i]
+    return f"dropped the gift at event {i}"
+
+
+def redirect_gift(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("dragon_gift",))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    ev[i]["to"] = (ev[i]["to"] + rng.randrange(1, 4)) % 4
+    return f"gift at event {i} to {ev[i]['to']}"
+
+
+def change_wish(ev: list[Event], rng: random.Random) -> str | None:
+    idx = [i for i in _play_indices(ev, ("play",)) if "Mahjong" in ev[i]["cards"]]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    how = rng.randrange(4)
+    if how == 0:
+        ev[i].pop("wish", None)
+    elif how == 1:
+        ev[i]["wish"] = rng.choice(RANKS)
+    elif how == 2:
+        ev[i]["wish"] = rng.choice(("1", "Z", "Mahjong", "11"))
+    else:
+        wish = ev[i].pop("wish", rng.choice(RANKS))
+        j = rng.choice(_play_indices(ev, ("play",)))
+        if "Mahjong" not in ev[j]["cards"]:
+            ev[j]["wish"] = wish
+    return f"wish of event {i} changed ({how})"
+
+
+def change_round_end(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("round_end",))
+    i = rng.choice(idx)
+    if rng.random() < 0.5:
+        ev[i]["score"] = [ev[i]["score"][0] + rng.choice((-5, 5, 25, 100)), ev[i]["score"][1]]
+    else:
+        order = ev[i]["finish_order"]
+        a, b = rng.sample(range(4), 2)
+        order[a], order[b] = order[b], order[a]
+    return f"round_end at event {i} changed"
+
+
+def duplicate(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("pass", "dragon_gift"))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    ev.insert(i, dict(ev[i]))
+    return f"event {i} doubled"
+
+
+def _round_of(ev: list[Event], i: int) -> tuple[int, int]:
+    """The first and last index of the events of play of the round holding event ``i``."""
+    a = i
+    while a > 0 and ev[a - 1]["type"] in ("play", "pass", "dragon_gift", "call"):
+        a -= 1
+    b = i
+    while b + 1 < len(ev) and ev[b + 1]["type"] in ("play", "pass", "dragon_gift", "call"):
+        b += 1
+    return a, b
+
+
+def pull_forward(ev: list[Event], rng: random.Random) -> str | None:
+    """A later play of a seat made earlier in its round (the seat holds those cards):
+    out of turn, on the wrong top, a bomb on the Dog or before a lead, the Dog on a trick..."""
+    idx = _play_indices(ev, ("play",))
+    special = [i for i in idx if _is_bomb(ev[i]) or ev[i]["cards"] == ["Dog"]]
+    i = rng.choice(special if special and rng.random() < 0.5 else idx)
+    a, _ = _round_of(ev, i)
+    if a >= i:
+        return None
+    j = rng.randrange(max(a, i - 12), i)
+    ev.insert(j, ev.pop(i))
+    return f"play at event {i} pulled forward to {j}"
+
+
+def push_back(ev: list[Event], rng: random.Random) -> str | None:
+    """A play made later in its round, up to the round's end and past it."""
+    i = rng.choice(_play_indices(ev, ("play",)))
+    _, b = _round_of(ev, i)
+    j = rng.randrange(i, min(b + 2, i + 12) + 1)
+    ev.insert(min(j, len(ev) - 1), ev.pop(i))
+    return f"play at event {i} pushed back to {j}"
+
+
+MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
+    drop_pass, add_pass, swap_adjacent, change_seat, swap_cards, move_bomb, drop_play,
+    drop_gift, redirect_gift, change_wish, change_round_end, duplicate, pull_forward,
+    pull_forward, push_back,
+]
+
+
+def make_case(seed: int) -> tuple[str, str]:
+    """The log text of case ``seed`` and what was done to it (case 0 of 8 is legal)."""
+    from tichu_analyze.simulate import simulate
+
+    events = [json.loads(json.dumps(e)) for e in simulate(1, seed, target=500)]
+    rng = random.Random(seed)
+    what = "legal"
+    if seed % 8:
+        for _ in range(10):
+            mutation = rng.choice(MUTATIONS)
+            done = mutation(events, rng)
+            if done:
+                what = f"{mutation.__name__}: {done}"
+                break
+    text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
+    return text, what
+
+
+def engine(path: Path) -> list[tuple[str, int]]:
+    from tichu_analyze.logfile import replay_file
+    from tichu_analyze.visitor import DiagnosticVisitor
+
+    found: list = []
+    replay_file(path, DiagnosticVisitor(found.append))
+    return sorted((d.code, d.line) for d in found)
+
+
+def compare(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]], int]:
+    """(engine's, oracle's) diagnostics on the judged lines, and how many lines were judged."""
+    expected, judged = judge_lines(path.read_text(encoding="utf-8").split("\n"))
+    got = [d for d in engine(path) if d[0] in CODES and d[1] in judged]
+    return got, expected, len(judged)
+
+
+def campaign(cases: int, seed: int, out: Path | None, log: Callable[[str], None] = print,
+             ) -> list[tuple[int, str]]:
+    differ = []
+    stats: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
+        for n in range(seed, seed + cases):
+            text, what = make_case(n)
+            path = Path(tmp) / f"case{n}.jsonl"
+            path.write_text(text, encoding="utf-8")
+            got, expected, judged = compare(path)
+            stats["lines judged"] += judged
+            stats["lines"] += text.count("\n")
+            stats.update(code for code, _ in expected)
+            if got != expected:
+                differ.append((n, what))
+                log(f"case {n} ({what}): engine {sorted(set(got) - set(expected))}, "
+                    f"oracle {sorted(set(expected) - set(got))}")
+                if out is not None:
+                    out.mkdir(parents=True, exist_ok=True)
+                    (out / f"case{n}.jsonl").write_text(text, encoding="utf-8")
+    log(f"{cases} cases, {len(differ)} differ; {dict(sorted(stats.items()))}")
+    return differ
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save", type=Path, default=None, help="write differing cases here")
+    args = parser.parse_args(argv)
+    return 1 if campaign(args.cases, args.seed, args.save) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,546 @@
+"""An independent reference replayer, written from rules.md and log-format.md alone.
+
+It shares no code with ``tichu_analyze`` (combinations come from ``tests/oracle_combos``,
+itself an independent reading) and is plain on purpose: hands are sets of card tokens,
+the table is a small state machine. It replays a format-1 JSON-lines log under the
+publisher's 4-player rules and returns the diagnostics of :data:`CODES` it is sure of,
+together with the lines it *judged*. ``tests/test_oracle_engine.py`` compares it with
+the engine on simulated games and on games with one injected fault.
+
+What it judges: the turn and trick rules P003-P009, the bombs B001-B003, the wish
+W001/W002, the Dragon gift G001-G003 and the round's result S001/S002 (rules.md 2, 4-7,
+8). Calls are followed (to score them) but not judged. It stops judging a round - the
+line that stops it and every later line of that round are left out of the comparison -
+at anything it does not model with confidence: a malformed line or event (L001-L004),
+an event out of sequence (L007), an unfinished round (L008), a bad deal (D001) or
+exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
+on an empty table or while a wish is open, and the few cases where two rules meet and the spec does not say which reading holds
+(noted where they occur).
+A game naming ``variants`` is not judged at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from oracle_combos import (
+    ALL_TOKENS,
+    BOMBS,
+    RANK_WORDS,
+    SINGLE,
+    Play,
+    beats,
+    can_fulfil_wish,
+    rank_of,
+    readings,
+    strength,
+)
+
+CODES = frozenset({
+    "P003", "P004", "P005", "P006", "P007", "P008", "P009",
+    "B001", "B002", "B003", "W001", "W002", "G001", "G002", "G003", "S001", "S002",
+})
+DECK = frozenset(ALL_TOKENS)
+POINTS = {"Dragon": 25, "Phoenix": -25}
+
+
+def points(card: str) -> int:
+    if card in POINTS:
+        return POINTS[card]
+    return {5: 5, 10: 10, 13: 10}.get(rank_of(card) or 0, 0)
+
+
+class Stop(Exception):  # noqa: N818 - a signal, not an error
+    """Stop judging the round here (``keep``: this line itself is still judged)."""
+
+    def __init__(self, why: str, keep: bool = False) -> None:
+        super().__init__(why)
+        self.keep = keep
+
+
+def _seat(value: object) -> int:
+    if type(value) is not int or not 0 <= value < 4:
+        raise Stop("bad seat")
+    return value
+
+
+def _cards(value: object) -> list[str]:
+    if not isinstance(value, list) or not value or any(c not in DECK for c in value):
+        raise Stop("bad cards")
+    if len(set(value)) != len(value):
+        raise Stop("a card twice")
+    return list(value)
+
+
+def _is_dragon(play: Play | None) -> bool:
+    return play is not None and play.kind == SINGLE and play.rank == 15 and not play.phoenix_single
+
+
+def _is_bomb(play: Play) -> bool:
+    return play.kind in BOMBS
+
+
+@dataclass
+class Round:
+    number: int
+    diags: list[tuple[str, int]] = field(default_factory=list)
+    judged: set[int] = field(default_factory=set)
+    judging: bool = True
+    phase: str = "start"  # start, deal1, deal2, play, over
+    hands: list[set[str]] = field(default_factory=lambda: [set() for _ in range(4)])
+    exchanges: dict[int, dict[str, str]] = field(default_factory=dict)
+    calls: dict[int, str] = field(default_factory=dict)  # counted calls
+    played: set[int] = field(default_factory=set)  # seats that played a card
+    out: list[int] = field(default_factory=list)
+    piles: list[list[str]] = field(default_factory=lambda: [[] for _ in range(4)])
+    # the table: "lead" (empty, `leader` to lead), "dog" (the Dog's trick just ended,
+    # `leader` to lead), "trick" (`top` by `last`, `turn` on turn), "complete" (every
+    # other seat passed: `last` won, `leader` to lead, a bomb may still land on it)
+    table: str = "lead"
+    leader: int = 0
+    turn: int = 0
+    top: Play | None = None
+    last: int = 0
+    trick: list[str] = field(default_factory=list)
+    passed: set[int] = field(default_factory=set)
+    wish: int | None = None
+    gift_owed: int | None = None  # the winner of a Dragon trick that is over, not given
+    double_victory: bool = False
+    ended: bool = False  # its round_end was seen
+
+    def report(self, code: str, line: int) -> None:
+        self.diags.append((code, line))
+
+    def next_holding(self, seat: int) -> int:
+        """The next seat after ``seat`` in playing order that still holds cards."""
+        for k in range(1, 5):
+            s = (seat + k) % 4
+            if self.hands[s]:
+                return s
+        return seat
+
+
+class Oracle:
+    """Replays one file; ``diagnostics``/``judged`` hold the result."""
+
+    def __init__(self) -> None:
+        self.rounds: dict[str, Round | None] = {}  # the current round of every game
+        self.skipped_games: set[str] = set()
+        self.all_rounds: list[Round] = []
+
+    # ------------------------------------------------------------------ reading
+
+    def run(self, lines: Iterable[str]) -> None:
+        for number, text in enumerate(lines, 1):
+            if not text.strip():
+                continue
+            try:
+                event = json.loads(text)
+            except ValueError:
+                event = None
+            game = event.get("game") if isinstance(event, dict) else None
+            if not isinstance(game, str):
+                self._stop_all()  # a line no game can be told from: judge no further
+                continue
+            self.event(game, event, number)
+        for rnd in self.rounds.values():
+            if rnd is not None and rnd.judging and rnd.phase != "over":
+                rnd.judging = False  # L008 at the last line
+            if rnd is not None and rnd.judging and rnd.gift_owed is not None and rnd.judged:
+                # the log ends with a Dragon gift owed: G002 with no next event? (silent)
+                rnd.judged.discard(max(rnd.judged))
+
+    def _stop_all(self) -> None:
+        for rnd in self.rounds.values():
+            if rnd is not None:
+                rnd.judging = False
+
+    @property
+    def diagnostics(self) -> list[tuple[str, int]]:
+        return sorted(d for r in self.all_rounds for d in r.diags if d[1] in r.judged)
+
+    @property
+    def judged(self) -> set[int]:
+        return set().union(*(r.judged for r in self.all_rounds))
+
+    def event(self, game: str, ev: dict, line: int) -> None:
+        kind = ev.get("type")
+        if game in self.skipped_games:
+            return
+        if kind == "game_start":
+            if game in self.rounds or ev.get("variants"):
+                self.skipped_games.add(game)  # L006, or a variant: not judged
+            self.rounds[game] = None
+            return
+        if game not in self.rounds:
+            return  # L005
+        rnd = self.rounds[game]
+        if kind == "round_start":
+            self._close(rnd, line)
+            number = ev.get("round")
+            expected = 1 if rnd is None else rnd.number + 1
+            new = Round(number if type(number) is int else expected)
+            self.rounds[game] = new
+            self.all_rounds.append(new)
+            if number != expected or ev.get("dummy") is not None:
+                new.judging = False
+            else:
+                new.judged.add(line)
+            return
+        if kind == "game_end":
+            self._close(rnd, line)
+            self.rounds[game] = None
+            self.skipped_games.add(game)  # L005 after it: not judged
+            return
+        if rnd is None or not rnd.judging:
+            return
+        handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) else None
+        if handler is None:
+            return  # an unknown or x_ event: skipped, changes nothing
+        try:
+            handler(rnd, ev, line)
+        except Stop as stop:
+            rnd.judging = False
+            if stop.keep:
+                rnd.judged.add(line)
+            return
+        rnd.judged.add(line)
+
+    def _close(self, rnd: Round | None, line: int) -> None:
+        """The round before a round_start or game_end at ``line``."""
+        if rnd is None or not rnd.judging:
+            return
+        if rnd.phase != "over":
+            rnd.judging = False  # L008 (with a G002 owed or not): not judged
+            return
+        if rnd.gift_owed is not None:
+            self._missing_gift(rnd, line)
+            rnd.judged.add(line)
+
+    # ------------------------------------------------------------------ deal, calls, exchange
+
+    def on_deal(self, rnd: Round, ev: dict, line: int) -> None:
+        hands = ev.get("hands")
+        size = {"start": 8, "deal1": 6}.get(rnd.phase)
+        if size is None or not isinstance(hands, list) or len(hands) != 4:
+            raise Stop("L007/L002")
+        for seat, hand in enumerate(hands):
+            cards = _cards(hand)
+            if len(cards) != size or rnd.hands[seat] & set(cards):
+                raise Stop("D001")
+            rnd.hands[seat] |= set(cards)
+        if len(set().union(*rnd.hands)) != 4 * (8 if size == 8 else 14):
+            raise Stop("D001")
+        rnd.phase = "deal1" if size == 8 else "deal2"
+
+    def on_call(self, rnd: Round, ev: dict, line: int) -> None:
+        seat, call = _seat(ev.get("seat")), ev.get("call")
+        if call not in ("tichu", "grand_tichu"):
+            raise Stop("L002")
+        if rnd.phase == "over":
+            rnd.report("P009", line)
+            return
+        if rnd.phase == "start" or (call == "tichu" and rnd.phase == "deal1"):
+            return  # L007: not counted
+        late = rnd.phase != "deal1" if call == "grand_tichu" else seat in rnd.played
+        if late or seat in rnd.calls:
+            return  # C001 / C002 / C003: not counted
+        rnd.calls[seat] = call
+
+    def on_exchange(self, rnd: Round, ev: dict, line: int) -> None:
+        seat, give = _seat(ev.get("seat")), ev.get("give")
+        if rnd.phase != "deal2" or seat in rnd.exchanges:
+            raise Stop("L007/X002")
+        others = {str(s) for s in range(4) if s != seat}
+        if not isinstance(give, dict) or set(give) != others:
+            raise Stop("X001/L002")
+        cards = list(give.values())
+        if len(set(cards)) != 3 or not all(c in rnd.hands[seat] for c in cards):
+            raise Stop("X001")
+        rnd.exchanges[seat] = give
+        if len(rnd.exchanges) == 4:
+            for giver, g in rnd.exchanges.items():
+                for to, card in g.items():
+                    rnd.hands[giver].discard(card)
+                    rnd.hands[int(to)].add(card)
+            rnd.phase = "play"
+            rnd.table = "lead"
+            rnd.leader = next(s for s in range(4) if "Mahjong" in rnd.hands[s])
+
+    # ------------------------------------------------------------------ play
+
+    def on_play(self, rnd: Round, ev: dict, line: int) -> None:
+        if rnd.phase in ("start", "deal1", "deal2"):
+            raise Stop("L007")
+        seat, cards = _seat(ev.get("seat")), _cards(ev.get("cards"))
+        wish_field, phoenix_field = ev.get("wish"), ev.get("phoenix")
+        if rnd.phase == "over":
+            if rnd.gift_owed is not None:
+                raise Stop("P009 with a Dragon gift owed: G002 too? (spec silent)")
+            rnd.report("P009", line)
+            return
+        hand = rnd.hands[seat]
+        if not hand:
+            rnd.report("P008", line)
+            return
+        if not set(cards) <= hand:
+            raise Stop("P001")
+        wish: int | None = None
+        if wish_field is not None:
+            if not isinstance(wish_field, str):
+                raise Stop("a wish that is no string: L002 or W002?")
+            if "Mahjong" in cards and wish_field in RANK_WORDS:
+                wish = RANK_WORDS[wish_field]
+            else:
+                rnd.report("W002", line)
+        phoenix: int | None = None
+        if phoenix_field is not None and "Phoenix" in cards and len(cards) > 1:
+            if phoenix_field not in RANK_WORDS:
+                raise Stop("a phoenix field that is no rank")
+            phoenix = RANK_WORDS[phoenix_field]
+
+        table = rnd.table
+        options = readings(cards, rnd.top if table == "trick" else None)
+        if phoenix is not None:
+            options = [p for p in options if p.phoenix == phoenix]
+        if not options:
+            if table != "trick":
+                raise Stop("P002 on an empty table: a pass on lead?")
+            return self._invalid_play(rnd, seat, cards)  # P002
+        bomb = _is_bomb(options[0])  # a bomb has one reading (no Phoenix in bombs)
+
+        if table == "complete":
+            if seat != rnd.leader and bomb:
+                self._follow(rnd, seat, cards, options, line, on_turn=False)
+                rnd.gift_owed = None  # a bomb on the Dragon's trick: nothing to give
+                return self._after_play(rnd, seat, cards, wish, line)
+            self._end_trick(rnd, line)  # this play is a lead
+            table = rnd.table
+        if table in ("lead", "dog"):
+            entitled = seat == rnd.leader
+            if not entitled:
+                if bomb:
+                    rnd.report("B002" if table == "lead" else "B003", line)
+                else:
+                    rnd.report("P003", line)
+            chosen = max(options, key=strength)
+            if entitled and self._bound(rnd, hand, None) and not self._has_wish(rnd, cards):
+                rnd.report("W001", line)
+            self._lead(rnd, seat, cards, chosen)
+            return self._after_play(rnd, seat, cards, wish, line)
+        # a trick is on the table
+        if bomb:
+            self._follow(rnd, seat, cards, options, line, on_turn=seat == rnd.turn)
+            return self._after_play(rnd, seat, cards, wish, line)
+        if cards == ["Dog"]:
+            rnd.report("P007", line)  # (more specific than P003 when not on turn)
+            return self._invalid_play(rnd, seat, cards)
+        if seat != rnd.turn:
+            # Not judged as a play on the top too: "where one event could match several
+            # codes, the more specific reading wins" (rules 8) - the engine's reading.
+            rnd.report("P003", line)
+        elif self._bound(rnd, hand, rnd.top) and not self._has_wish(rnd, cards):
+            rnd.report("W001", line)
+        self._follow(rnd, seat, cards, options, line, on_turn=seat == rnd.turn)
+        self._after_play(rnd, seat, cards, wish, line)
+
+    def _bound(self, rnd: Round, hand: set[str], top: Play | None) -> bool:
+        return rnd.wish is not None and can_fulfil_wish(hand, rnd.wish, top)
+
+    def _has_wish(self, rnd: Round, cards: list[str]) -> bool:
+        return any(rank_of(c) == rnd.wish for c in cards)
+
+    def _lead(self, rnd: Round, seat: int, cards: list[str], chosen: Play) -> None:
+        rnd.table, rnd.top, rnd.last = "trick", chosen, seat
+        rnd.trick = list(cards)
+        rnd.passed = set()
+
+    def _follow(self, rnd: Round, seat: int, cards: list[str], options: list[Play],
+                line: int, on_turn: bool) -> None:
+        """A play onto the trick on the table (4.1, 4.2): the reading that beats, if any."""
+        top = rnd.top
+        assert top is not None
+        good = [p for p in options if beats(p, top)]
+        if good:
+            chosen = max(good, key=strength)
+        else:
+            chosen = max(options, key=strength)
+            if _is_bomb(chosen):
+                rnd.report("B001", line)
+            elif on_turn:
+                same = [p for p in options if p.kind == top.kind and p.length == top.length]
+                rnd.report("P005" if same else "P004", line)
+        rnd.table, rnd.top, rnd.last = "trick", chosen, seat
+        rnd.trick += cards
+        rnd.passed = set()
+
+    def _after_play(self, rnd: Round, seat: int, cards: list[str], wish: int | None,
+                    line: int) -> None:
+        """Cards leave the hand; the wish; going out; the end of the round; the next turn."""
+        rnd.hands[seat] -= set(cards)
+        rnd.played.add(seat)
+        if rnd.wish is not None and self._has_wish(rnd, cards):
+            rnd.wish = None  # 6.1 (the Phoenix is no card of a rank)
+        if "Mahjong" in cards and wish is not None:
+            rnd.wish = wish
+        if not rnd.hands[seat]:
+            rnd.out.append(seat)
+            if self._round_over(rnd):
+                return
+        if cards == ["Dog"] and rnd.top is not None and rnd.top.rank == 0:
+            partner = (seat + 2) % 4  # 5.2: the Dog's trick ends at once
+            rnd.piles[seat] += rnd.trick
+            rnd.trick, rnd.top = [], None
+            rnd.table = "dog"
+            rnd.leader = partner if rnd.hands[partner] else rnd.next_holding(partner)
+            return
+        rnd.turn = rnd.next_holding(seat)
+
+    def _round_over(self, rnd: Round) -> bool:
+        """Whether the seat just out ends the round (7.2, 7.3)."""
+        if len(rnd.out) >= 2 and rnd.out[0] % 2 == rnd.out[1] % 2:
+            rnd.phase, rnd.double_victory = "over", True  # 7.2
+            return True
+        if len(rnd.out) < 3:
+            return False
+        rnd.phase = "over"  # 7.3: the trick in progress goes to its last player
+        if _is_dragon(rnd.top):
+            rnd.gift_owed = rnd.last  # the trick waits for its dragon_gift
+        else:
+            rnd.piles[rnd.last] += rnd.trick
+            rnd.trick = []
+        return True
+
+    def _end_trick(self, rnd: Round, line: int) -> None:
+        """The complete trick goes to its winner (a Dragon's, once given) before a lead."""
+        if rnd.gift_owed is not None:
+            self._missing_gift(rnd, line)
+        else:
+            rnd.piles[rnd.last] += rnd.trick
+        rnd.trick, rnd.top, rnd.table = [], None, "lead"
+
+    def _missing_gift(self, rnd: Round, line: int) -> None:
+        assert rnd.gift_owed is not None
+        rnd.report("G002", line)
+        rnd.piles[(rnd.gift_owed + 1) % 4] += rnd.trick  # the next seat after the winner
+        rnd.trick, rnd.gift_owed = [], None
+
+    def on_pass(self, rnd: Round, ev: dict, line: int) -> None:
+        if rnd.phase in ("start", "deal1", "deal2"):
+            raise Stop("L007")
+        seat = _seat(ev.get("seat"))
+        if rnd.phase == "over":
+            if rnd.gift_owed is not None:
+                raise Stop("P009 with a Dragon gift owed: G002 too? (spec silent)")
+            rnd.report("P009", line)
+            return
+        if not rnd.hands[seat]:
+            rnd.report("P008", line)
+            return
+        if rnd.table == "complete" and rnd.gift_owed is not None:
+            self._end_trick(rnd, line)  # G002: this pass is not the gift
+        if rnd.table in ("lead", "dog", "complete"):
+            rnd.report("P006" if seat == rnd.leader else "P003", line)
+            return
+        if seat != rnd.turn:
+            rnd.report("P003", line)  # counts as its pass; the turn stays (settled)
+        else:
+            if self._bound(rnd, rnd.hands[seat], rnd.top):
+                rnd.report("W001", line)
+            rnd.turn = rnd.next_holding(seat)
+        self._count_pass(rnd, seat)
+
+    def _invalid_play(self, rnd: Round, seat: int, cards: list[str]) -> None:
+        """P002 or P007 onto a trick: the cards leave the hand and the top is unchanged
+        (rules 8). The spec says no more; this follows the decision of docs/rules.md
+        ("An invalid play counts as a pass"): the cards join the trick in progress, the
+        play counts as the seat's pass, and the turn moves to the seat after it (on turn
+        or not, as for a P003 play in the settled readings). Whether such a play by a
+        seat the wish binds is also W001, or fulfils the wish, the spec does not say."""
+        if rnd.wish is not None:
+            raise Stop("an invalid play while a wish is open")
+        rnd.hands[seat] -= set(cards)
+        rnd.played.add(seat)
+        rnd.trick += cards
+        if not rnd.hands[seat]:
+            rnd.out.append(seat)
+            if self._round_over(rnd):
+                return
+        rnd.turn = rnd.next_holding(seat)
+        self._count_pass(rnd, seat)
+
+    def _count_pass(self, rnd: Round, seat: int) -> None:
+        rnd.passed.add(seat)
+        others = {s for s in range(4) if rnd.hands[s] and s != rnd.last}
+        if others <= rnd.passed:  # 2.4: the trick is over
+            rnd.table = "complete"
+            w = rnd.last
+            rnd.leader = w if rnd.hands[w] else rnd.next_holding(w)
+            if _is_dragon(rnd.top):
+                rnd.gift_owed = w
+
+    def on_dragon_gift(self, rnd: Round, ev: dict, line: int) -> None:
+        if rnd.phase in ("start", "deal1", "deal2"):
+            raise Stop("L007")
+        seat, to = _seat(ev.get("seat")), _seat(ev.get("to"))
+        if rnd.gift_owed is not None and seat == rnd.gift_owed:
+            if to % 2 == seat % 2:
+                rnd.report("G001", line)
+            rnd.piles[to] += rnd.trick
+            rnd.trick, rnd.gift_owed = [], None
+            if rnd.table == "complete":
+                rnd.top, rnd.table = None, "lead"
+            return
+        if rnd.phase == "over" and rnd.double_victory:
+            return  # accepted and ignored (5.4)
+        rnd.report("G003", line)
+
+    def on_round_end(self, rnd: Round, ev: dict, line: int) -> None:
+        if rnd.phase != "over" or rnd.ended:
+            raise Stop("L008/L007")
+        rnd.ended = True
+        order, score = ev.get("finish_order"), ev.get("score")
+        if ev.get("round") != rnd.number:
+            raise Stop("round number")
+        if not (isinstance(order, list) and sorted(order) == [0, 1, 2, 3]
+                and all(type(s) is int for s in order)):
+            raise Stop("L002 finish_order")
+        if not (isinstance(score, list) and len(score) == 2
+                and all(type(s) is int for s in score)):
+            raise Stop("L002 score")
+        if rnd.gift_owed is not None:
+            self._missing_gift(rnd, line)
+        first = rnd.out[0]
+        if rnd.double_victory:
+            if order[:2] != rnd.out[:2]:
+                rnd.report("S001", line)
+            team = [0, 0]
+            team[first % 2] = 200
+        else:
+            last = next(s for s in range(4) if s not in rnd.out)
+            if order != rnd.out + [last]:
+                rnd.report("S001", line)
+            team = [0, 0]
+            for s in range(4):
+                owner = first if s == last else s  # 7.3: the last seat's tricks
+                team[owner % 2] += sum(points(c) for c in rnd.piles[s])
+            team[(last + 1) % 2] += sum(points(c) for c in rnd.hands[last])
+        for s, call in rnd.calls.items():
+            value = 100 if call == "tichu" else 200
+            team[s % 2] += value if s == first else -value
+        if team != score:
+            rnd.report("S002", line)
+
+
+def judge_lines(lines: Iterable[str]) -> tuple[list[tuple[str, int]], set[int]]:
+    """The oracle's diagnostics ``(code, line)`` and the lines it judged."""
+    oracle = Oracle()
+    oracle.run(lines)
+    return oracle.diagnostics, oracle.judged
+
+
+def judge(path: Path) -> tuple[list[tuple[str, int]], set[int]]:
+    return judge_lines(path.read_text(encoding="utf-8").split("\n"))
