@@ -27,8 +27,8 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from oracle_combos import RANK_WORDS, classify  # noqa: E402
-from oracle_engine import CODES, judge_lines  # noqa: E402
+from oracle_combos import RANK_WORDS, SUIT_LETTERS, classify, rank_of, suit_of  # noqa: E402
+from oracle_engine import CODES, Oracle, judge_lines  # noqa: E402
 
 Event = dict
 RANKS = list(RANK_WORDS)
@@ -183,6 +183,20 @@ def duplicate(ev: list[Event], rng: random.Random) -> str | None:
     return f"event {i} doubled"
 
 
+def change_phoenix(ev: list[Event], rng: random.Random) -> str | None:
+    """The ``phoenix`` field of a play with the Phoenix set to another rank, or removed."""
+    idx = [i for i in _play_indices(ev, ("play",))
+           if "Phoenix" in ev[i]["cards"] and len(ev[i]["cards"]) > 1]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    if "phoenix" in ev[i] and rng.random() < 0.3:
+        del ev[i]["phoenix"]
+    else:
+        ev[i]["phoenix"] = rng.choice(RANKS)
+    return f"phoenix of event {i}: {ev[i].get('phoenix')}"
+
+
 def _round_of(ev: list[Event], i: int) -> tuple[int, int]:
     """The first and last index of the events of play of the round holding event ``i``."""
     a = i
@@ -217,23 +231,122 @@ def push_back(ev: list[Event], rng: random.Random) -> str | None:
     return f"play at event {i} pushed back to {j}"
 
 
+class _Tracer(Oracle):
+    """The oracle, noting the hands of the current round before every event."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trace: list[list[set[str]] | None] = []
+
+    def event(self, game: str, ev: dict, line: int) -> None:
+        rnd = self.rounds.get(game)
+        ok = rnd is not None and rnd.judging and rnd.phase == "play"
+        self.trace.append([set(h) for h in rnd.hands] if ok and rnd is not None else None)
+        super().event(game, ev, line)
+
+
+def _hands_trace(ev: list[Event]) -> list[list[set[str]] | None]:
+    """The hands (as the oracle replays them) before each event, None out of play."""
+    tracer = _Tracer()
+    tracer.run(json.dumps(e) for e in ev)
+    return tracer.trace
+
+
+def _bombs(hand: set[str]) -> list[list[str]]:
+    out = []
+    by_rank: dict[int, list[str]] = {}
+    for c in hand:
+        r = rank_of(c)
+        if r is not None and r > 1:
+            by_rank.setdefault(r, []).append(c)
+    out += [cs for cs in by_rank.values() if len(cs) == 4]
+    for suit in SUIT_LETTERS:
+        ranks = sorted(rank_of(c) or 0 for c in hand if suit_of(c) == suit)
+        run: list[int] = []
+        for r in ranks:
+            run = run + [r] if run and r == run[-1] + 1 else [r]
+            if len(run) >= 5:
+                out.append([next(c for c in hand if rank_of(c) == x and suit_of(c) == suit)
+                            for x in run])
+    return out
+
+
+def inject(ev: list[Event], rng: random.Random) -> str | None:
+    """A play of cards a seat holds inserted at a random moment of a round: a bomb, a
+    single, a pair, the Dog, the Phoenix, the Mahjong with a wish (the seat's own later
+    play of those cards is then P001, which ends the comparison of that round)."""
+    trace = _hands_trace(ev)
+    idx = [i for i in _play_indices(ev, ("play", "pass", "dragon_gift")) if trace[i]]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    hands = trace[i]
+    assert hands is not None
+    seat = rng.choice([s for s in range(4) if hands[s]])
+    hand = sorted(hands[seat])
+    bombs = _bombs(hands[seat])
+    pairs = [[a, b] for a in hand for b in hand if a < b and rank_of(a) == rank_of(b)
+             and rank_of(a) is not None]
+    if bombs and rng.random() < 0.6:
+        cards = rng.choice(bombs)
+    elif pairs and rng.random() < 0.3:
+        cards = rng.choice(pairs)
+    else:
+        cards = [rng.choice(hand)]
+    play: Event = {"type": "play", "game": ev[i]["game"], "seat": seat, "cards": cards}
+    if "Mahjong" in cards:
+        play["wish"] = rng.choice(RANKS)
+    ev.insert(i, play)
+    return f"{cards} by seat {seat} inserted before event {i}"
+
+
+def insert_bombs(ev: list[Event], rng: random.Random) -> str | None:
+    """A bomb a seat holds, inserted where bombs matter: right after the Dog, right after
+    another bomb (then a second one by another holder), or anywhere."""
+    trace = _hands_trace(ev)
+    moments = []
+    for i in _play_indices(ev, ("play", "pass", "dragon_gift")):
+        hands = trace[i]
+        if hands is None:
+            continue
+        holders = [(s, b) for s in range(4) for b in _bombs(hands[s])]
+        if holders:
+            after = ev[i - 1]["type"] == "play" and (ev[i - 1]["cards"] == ["Dog"]
+                                                      or _is_bomb(ev[i - 1]))
+            moments.append((after, i, holders))
+    if not moments:
+        return None
+    special = [m for m in moments if m[0]]
+    _, i, holders = rng.choice(special if special and rng.random() < 0.7 else moments)
+    seat, cards = rng.choice(holders)
+    new = [{"type": "play", "game": ev[i]["game"], "seat": seat, "cards": cards}]
+    others = [(s, b) for s, b in holders if s != seat]
+    if others and rng.random() < 0.5:
+        s2, cards2 = rng.choice(others)
+        new.append({"type": "play", "game": ev[i]["game"], "seat": s2, "cards": cards2})
+    ev[i:i] = new
+    return f"bombs {[e['cards'] for e in new]} inserted before event {i}"
+
+
 MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
     drop_pass, add_pass, swap_adjacent, change_seat, swap_cards, move_bomb, drop_play,
     drop_gift, redirect_gift, change_wish, change_round_end, duplicate, pull_forward,
-    pull_forward, push_back,
+    pull_forward, push_back, inject, inject, insert_bombs, change_phoenix,
 ]
 
 
-def make_case(seed: int) -> tuple[str, str]:
-    """The log text of case ``seed`` and what was done to it (case 0 of 8 is legal)."""
+def make_case(seed: int, only: str | None = None) -> tuple[str, str]:
+    """The log text of case ``seed`` and what was done to it (case 0 of 8 is legal);
+    ``only``: always that mutation."""
     from tichu_analyze.simulate import simulate
 
     events = [json.loads(json.dumps(e)) for e in simulate(1, seed, target=500)]
     rng = random.Random(seed)
     what = "legal"
-    if seed % 8:
+    chosen = [m for m in MUTATIONS if m.__name__ == only] if only else MUTATIONS
+    if seed % 8 or only:
         for _ in range(10):
-            mutation = rng.choice(MUTATIONS)
+            mutation = rng.choice(chosen)
             done = mutation(events, rng)
             if done:
                 what = f"{mutation.__name__}: {done}"
@@ -259,12 +372,12 @@ def compare(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]], i
 
 
 def campaign(cases: int, seed: int, out: Path | None, log: Callable[[str], None] = print,
-             ) -> list[tuple[int, str]]:
+             only: str | None = None) -> list[tuple[int, str]]:
     differ = []
     stats: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
         for n in range(seed, seed + cases):
-            text, what = make_case(n)
+            text, what = make_case(n, only)
             path = Path(tmp) / f"case{n}.jsonl"
             path.write_text(text, encoding="utf-8")
             got, expected, judged = compare(path)
@@ -287,8 +400,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", type=Path, default=None, help="write differing cases here")
+    parser.add_argument("--only", choices=[m.__name__ for m in MUTATIONS], default=None,
+                        help="always this mutation")
     args = parser.parse_args(argv)
-    return 1 if campaign(args.cases, args.seed, args.save) else 0
+    return 1 if campaign(args.cases, args.seed, args.save, only=args.only) else 0
 
 
 if __name__ == "__main__":

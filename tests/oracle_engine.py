@@ -14,8 +14,8 @@ line that stops it and every later line of that round are left out of the compar
 at anything it does not model with confidence: a malformed line or event (L001-L004),
 an event out of sequence (L007), an unfinished round (L008), a bad deal (D001) or
 exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
-on an empty table or while a wish is open, and the few cases where two rules meet and the spec does not say which reading holds
-(noted where they occur).
+on an empty table or while a wish is open, and the few cases where two rules meet and
+the spec does not say which reading holds (noted where they occur).
 A game naming ``variants`` is not judged at all.
 """
 
@@ -197,6 +197,10 @@ class Oracle:
             return
         if rnd is None or not rnd.judging:
             return
+        ts = ev.get("ts", 0)
+        if type(ts) not in (int, float) or not isinstance(kind, str):
+            rnd.judging = False  # L002: skipped (not modelled)
+            return
         handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) else None
         if handler is None:
             return  # an unknown or x_ event: skipped, changes nothing
@@ -213,12 +217,11 @@ class Oracle:
         """The round before a round_start or game_end at ``line``."""
         if rnd is None or not rnd.judging:
             return
-        if rnd.phase != "over":
-            rnd.judging = False  # L008 (with a G002 owed or not): not judged
-            return
-        if rnd.gift_owed is not None:
+        if rnd.gift_owed is not None:  # this event is not the gift: G002
             self._missing_gift(rnd, line)
             rnd.judged.add(line)
+        if rnd.phase != "over":
+            rnd.judging = False  # L008: the round is not judged further
 
     # ------------------------------------------------------------------ deal, calls, exchange
 
@@ -255,7 +258,8 @@ class Oracle:
         if rnd.phase != "deal2" or seat in rnd.exchanges:
             raise Stop("L007/X002")
         others = {str(s) for s in range(4) if s != seat}
-        if not isinstance(give, dict) or set(give) != others:
+        if not isinstance(give, dict) or set(give) != others or not all(
+                isinstance(c, str) for c in give.values()):
             raise Stop("X001/L002")
         cards = list(give.values())
         if len(set(cards)) != 3 or not all(c in rnd.hands[seat] for c in cards):
@@ -289,10 +293,8 @@ class Oracle:
         if not set(cards) <= hand:
             raise Stop("P001")
         wish: int | None = None
-        if wish_field is not None:
-            if not isinstance(wish_field, str):
-                raise Stop("a wish that is no string: L002 or W002?")
-            if "Mahjong" in cards and wish_field in RANK_WORDS:
+        if wish_field is not None:  # "a wish value that is not a rank is W002" (rules 8)
+            if "Mahjong" in cards and isinstance(wish_field, str) and wish_field in RANK_WORDS:
                 wish = RANK_WORDS[wish_field]
             else:
                 rnd.report("W002", line)
