@@ -335,22 +335,24 @@ MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
 ]
 
 
-def make_case(seed: int, only: str | None = None) -> tuple[str, str]:
+def make_case(seed: int, only: str | None = None, faults: int = 1) -> tuple[str, str]:
     """The log text of case ``seed`` and what was done to it (case 0 of 8 is legal);
-    ``only``: always that mutation."""
+    ``only``: always that mutation; ``faults``: how many."""
     from tichu_analyze.simulate import simulate
 
     events = [json.loads(json.dumps(e)) for e in simulate(1, seed, target=500)]
     rng = random.Random(seed)
     what = "legal"
     chosen = [m for m in MUTATIONS if m.__name__ == only] if only else MUTATIONS
-    if seed % 8 or only:
+    done_all = []
+    for _ in range(faults if seed % 8 or only else 0):
         for _ in range(10):
             mutation = rng.choice(chosen)
             done = mutation(events, rng)
             if done:
-                what = f"{mutation.__name__}: {done}"
+                done_all.append(f"{mutation.__name__}: {done}")
                 break
+    what = "; ".join(done_all) or what
     text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
     return text, what
 
@@ -372,12 +374,12 @@ def compare(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]], i
 
 
 def campaign(cases: int, seed: int, out: Path | None, log: Callable[[str], None] = print,
-             only: str | None = None) -> list[tuple[int, str]]:
+             only: str | None = None, faults: int = 1) -> list[tuple[int, str]]:
     differ = []
     stats: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
         for n in range(seed, seed + cases):
-            text, what = make_case(n, only)
+            text, what = make_case(n, only, faults)
             path = Path(tmp) / f"case{n}.jsonl"
             path.write_text(text, encoding="utf-8")
             got, expected, judged = compare(path)
@@ -402,8 +404,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, default=None, help="write differing cases here")
     parser.add_argument("--only", choices=[m.__name__ for m in MUTATIONS], default=None,
                         help="always this mutation")
+    parser.add_argument("--faults", type=int, default=1, help="faults per game")
     args = parser.parse_args(argv)
-    return 1 if campaign(args.cases, args.seed, args.save, only=args.only) else 0
+    differ = campaign(args.cases, args.seed, args.save, only=args.only, faults=args.faults)
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":

@@ -7,13 +7,13 @@ publisher's 4-player rules and returns the diagnostics of :data:`CODES` it is su
 together with the lines it *judged*. ``tests/test_oracle_engine.py`` compares it with
 the engine on simulated games and on games with one injected fault.
 
-What it judges: the turn and trick rules P003-P009, the bombs B001-B003, the wish
-W001/W002, the Dragon gift G001-G003 and the round's result S001/S002 (rules.md 2, 4-7,
-8). Calls are followed (to score them) but not judged. It stops judging a round - the
-line that stops it and every later line of that round are left out of the comparison -
-at anything it does not model with confidence: a malformed line or event (L001-L004),
-an event out of sequence (L007), an unfinished round (L008), a bad deal (D001) or
-exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
+What it judges: a round left unfinished (L008), the turn and trick rules P003-P009, the
+bombs B001-B003, the wish W001/W002, the Dragon gift G001-G003 and the round's result
+S001/S002 (rules.md 2, 4-7, 8). Calls are followed (to score them) but not judged.
+It stops judging a round - the line that stops it and every later line of that round
+are left out of the comparison - at anything it does not model with confidence: a
+malformed line or event (L001-L004), an event out of sequence (L007), a bad deal (D001)
+or exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
 on an empty table or while a wish is open, and the few cases where two rules meet and
 the spec does not say which reading holds (noted where they occur).
 A game naming ``variants`` is not judged at all.
@@ -40,7 +40,7 @@ from oracle_combos import (
 )
 
 CODES = frozenset({
-    "P003", "P004", "P005", "P006", "P007", "P008", "P009",
+    "L008", "P003", "P004", "P005", "P006", "P007", "P008", "P009",
     "B001", "B002", "B003", "W001", "W002", "G001", "G002", "G003", "S001", "S002",
 })
 DECK = frozenset(ALL_TOKENS)
@@ -134,9 +134,11 @@ class Oracle:
     # ------------------------------------------------------------------ reading
 
     def run(self, lines: Iterable[str]) -> None:
+        last = 0
         for number, text in enumerate(lines, 1):
             if not text.strip():
                 continue
+            last = number
             try:
                 event = json.loads(text)
             except ValueError:
@@ -148,7 +150,9 @@ class Oracle:
             self.event(game, event, number)
         for rnd in self.rounds.values():
             if rnd is not None and rnd.judging and rnd.phase != "over":
-                rnd.judging = False  # L008 at the last line
+                rnd.report("L008", last)  # at the file's last line (its last non-blank)
+                rnd.judged.add(last)
+                rnd.judging = False
             if rnd is not None and rnd.judging and rnd.gift_owed is not None and rnd.judged:
                 # the log ends with a Dragon gift owed: G002 with no next event? (silent)
                 rnd.judged.discard(max(rnd.judged))
@@ -179,16 +183,25 @@ class Oracle:
             return  # L005
         rnd = self.rounds[game]
         if kind == "round_start":
-            self._close(rnd, line)
-            number = ev.get("round")
+            number, players = ev.get("round"), ev.get("players")
+            if type(number) is not int or "dummy" in ev or players is not None and not (
+                    isinstance(players, list) and len(players) == 4
+                    and all(isinstance(p, str) and p for p in players)
+                    and len(set(players)) == 4):
+                return  # L002: skipped
             expected = 1 if rnd is None else rnd.number + 1
-            new = Round(number if type(number) is int else expected)
+            if number != expected:  # L007: skipped, and the events of its round
+                if rnd is not None:
+                    rnd.judging = False
+                new = Round(number, judging=False)
+            else:
+                old_judged = rnd is None or rnd.judging
+                self._close(rnd, line)
+                new = Round(number)
+                if old_judged:
+                    new.judged.add(line)  # (else what it shows of the old round is unknown)
             self.rounds[game] = new
             self.all_rounds.append(new)
-            if number != expected or ev.get("dummy") is not None:
-                new.judging = False
-            else:
-                new.judged.add(line)
             return
         if kind == "game_end":
             self._close(rnd, line)
@@ -221,7 +234,9 @@ class Oracle:
             self._missing_gift(rnd, line)
             rnd.judged.add(line)
         if rnd.phase != "over":
-            rnd.judging = False  # L008: the round is not judged further
+            rnd.report("L008", line)  # the round is closed as it stands, not scored
+            rnd.judged.add(line)
+            rnd.judging = False
 
     # ------------------------------------------------------------------ deal, calls, exchange
 
@@ -501,8 +516,11 @@ class Oracle:
         rnd.report("G003", line)
 
     def on_round_end(self, rnd: Round, ev: dict, line: int) -> None:
-        if rnd.phase != "over" or rnd.ended:
-            raise Stop("L008/L007")
+        if rnd.ended:
+            raise Stop("L007: a second round_end")
+        if rnd.phase != "over":
+            rnd.report("L008", line)  # settled reading: a round_end before the rules end it
+            raise Stop("L008", keep=True)
         rnd.ended = True
         order, score = ev.get("finish_order"), ev.get("score")
         if ev.get("round") != rnd.number:
