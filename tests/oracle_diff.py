@@ -197,6 +197,26 @@ def change_phoenix(ev: list[Event], rng: random.Random) -> str | None:
     return f"phoenix of event {i}: {ev[i].get('phoenix')}"
 
 
+def add_call(ev: list[Event], rng: random.Random) -> str | None:
+    """A Tichu or Grand Tichu call inserted anywhere in a round (in time, late, repeated)."""
+    idx = [i for i, e in enumerate(ev) if e["type"] not in ("game_start", "round_start")]
+    i = rng.choice(idx)
+    call = rng.choice(("tichu", "tichu", "grand_tichu"))
+    seat = rng.randrange(4)
+    ev.insert(i, {"type": "call", "game": ev[i]["game"], "seat": seat, "call": call})
+    return f"{call} by seat {seat} before event {i}"
+
+
+def move_call(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("call",))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    j = max(1, min(len(ev) - 1, i + rng.randrange(-8, 30)))
+    ev.insert(j, ev.pop(i))
+    return f"call at event {i} moved to {j}"
+
+
 def _round_of(ev: list[Event], i: int) -> tuple[int, int]:
     """The first and last index of the events of play of the round holding event ``i``."""
     a = i
@@ -331,7 +351,8 @@ def insert_bombs(ev: list[Event], rng: random.Random) -> str | None:
 MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
     drop_pass, add_pass, swap_adjacent, change_seat, swap_cards, move_bomb, drop_play,
     drop_gift, redirect_gift, change_wish, change_round_end, duplicate, pull_forward,
-    pull_forward, push_back, inject, inject, insert_bombs, change_phoenix,
+    pull_forward, push_back, inject, inject, insert_bombs, change_phoenix, add_call,
+    move_call,
 ]
 
 

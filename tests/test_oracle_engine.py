@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
-from oracle_diff import compare, engine, make_case
+from oracle_diff import MUTATIONS, compare, engine, make_case
 from oracle_engine import CODES, judge, judge_lines
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -62,20 +62,24 @@ def test_simulated_legal_games_are_clean_for_both(tmp_path: Path, seed: int) -> 
     assert len(judged) > 0.95 * text.count("\n")  # everything but game_start/game_end
 
 
-# Seeds whose faults together reach every code of the oracle (found by a greedy search
-# over 600 seeds), a few others, and bombs inserted where B001/B003 arise.
-SEEDS = [(n, None) for n in (5, 26, 29, 60, 84, 357, 479, 517, 1, 2, 3, 9, 12, 14, 20, 31)]
-SEEDS += [(20027, "insert_bombs"), (20037, "insert_bombs")]
+# (seed, mutation): together every code of the oracle (a greedy search over 30 seeds of
+# each mutation), then one case of every other mutation.
+SEEDS = [(29, "inject"), (19, "drop_play"), (1, "inject"), (13, "move_bomb"),
+         (6, "change_wish"), (13, "change_wish"), (6, "insert_bombs"), (16, "insert_bombs"),
+         (1, "redirect_gift"), (2, "add_call"), (9, "add_pass"), (23, "change_phoenix"),
+         (1, "change_round_end"), (27, "change_seat"), (1, "drop_gift"), (11, "drop_pass"),
+         (9, "duplicate"), (20, "move_call"), (13, "pull_forward"), (7, "push_back"),
+         (2, "swap_adjacent"), (3, "swap_cards")]
 
 
 @functools.cache
-def _case(seed: int, only: str | None) -> tuple[str, str]:
+def _case(seed: int, only: str) -> tuple[str, str]:
     return make_case(seed, only)
 
 
 @pytest.mark.parametrize(("seed", "only"), SEEDS)
 def test_one_injected_fault_engine_and_oracle_agree(tmp_path: Path, seed: int,
-                                                     only: str | None) -> None:
+                                                     only: str) -> None:
     text, what = _case(seed, only)
     path = tmp_path / "game.jsonl"
     path.write_text(text, encoding="utf-8")
@@ -85,9 +89,11 @@ def test_one_injected_fault_engine_and_oracle_agree(tmp_path: Path, seed: int,
 
 
 def test_the_faults_are_judged_not_skipped() -> None:
-    """The seeds above inject faults the oracle judges, of every code it knows."""
+    """The cases above inject faults the oracle judges, of every code it knows, and use
+    every mutation."""
     codes: set[str] = set()
     for seed, only in SEEDS:
         text, _ = _case(seed, only)
         codes |= {code for code, _ in judge_lines(text.split("\n"))[0]}
     assert codes == CODES
+    assert {only for _, only in SEEDS} == {m.__name__ for m in MUTATIONS}
