@@ -10,6 +10,8 @@ oracle's codes and to the lines the oracle judged, must equal the oracle's.
 A larger campaign by hand (a few minutes)::
 
     .venv/bin/python tests/oracle_diff.py --cases 3000 --seed 1
+    .venv/bin/python tests/oracle_diff.py --cases 1000 --faults 3
+    .venv/bin/python tests/oracle_diff.py --cases 1000 --only random  # oracle_random.py
 """
 
 from __future__ import annotations
@@ -362,6 +364,10 @@ def make_case(seed: int, only: str | None = None, faults: int = 1) -> tuple[str,
     from tichu_analyze.simulate import simulate
 
     events = [json.loads(json.dumps(e)) for e in simulate(1, seed, target=500)]
+    if only == "random":
+        from oracle_random import random_game
+
+        return random_game(seed), "random game"
     rng = random.Random(seed)
     what = "legal"
     chosen = [m for m in MUTATIONS if m.__name__ == only] if only else MUTATIONS
@@ -387,10 +393,22 @@ def engine(path: Path) -> list[tuple[str, int]]:
     return sorted((d.code, d.line) for d in found)
 
 
-def compare(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]], int]:
-    """(engine's, oracle's) diagnostics on the judged lines, and how many lines were judged."""
+def known(engine_found: list[tuple[str, int]]) -> set[tuple[str, int]]:
+    """Oracle diagnostics the engine is known to miss (strict xfails in
+    ``tests/test_oracle_engine.py``, for the lead to decide): W002 on a play that is
+    P002 or P007."""
+    return {("W002", line) for code, line in engine_found if code in ("P002", "P007")}
+
+
+def compare(path: Path, skip_known: bool = True,
+            ) -> tuple[list[tuple[str, int]], list[tuple[str, int]], int]:
+    """(engine's, oracle's) diagnostics on the judged lines, and how many lines were judged;
+    ``skip_known``: without the known disagreements (:func:`known`)."""
     expected, judged = judge_lines(path.read_text(encoding="utf-8").split("\n"))
-    got = [d for d in engine(path) if d[0] in CODES and d[1] in judged]
+    found = engine(path)
+    got = [d for d in found if d[0] in CODES and d[1] in judged]
+    if skip_known:
+        expected = [d for d in expected if d not in known(found)]
     return got, expected, len(judged)
 
 
@@ -423,8 +441,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", type=Path, default=None, help="write differing cases here")
-    parser.add_argument("--only", choices=[m.__name__ for m in MUTATIONS], default=None,
-                        help="always this mutation")
+    parser.add_argument("--only", choices=[m.__name__ for m in MUTATIONS] + ["random"],
+                        default=None, help="always this mutation, or random games "
+                        "(tests/oracle_random.py)")
     parser.add_argument("--faults", type=int, default=1, help="faults per game")
     args = parser.parse_args(argv)
     differ = campaign(args.cases, args.seed, args.save, only=args.only, faults=args.faults)

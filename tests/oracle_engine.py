@@ -14,7 +14,7 @@ It stops judging a round - the line that stops it and every later line of that r
 are left out of the comparison - at anything it does not model with confidence: a
 malformed line or event (L001-L004), an event out of sequence (L007), a bad deal (D001)
 or exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
-on an empty table or while a wish is open, and the few cases where two rules meet and
+on an empty table or with the wished rank, and the few cases where two rules meet and
 the spec does not say which reading holds (noted where they occur).
 A game naming ``variants`` is not judged at all.
 """
@@ -359,7 +359,13 @@ class Oracle:
             # Not judged as a play on the top too: "where one event could match several
             # codes, the more specific reading wins" (rules 8) - the engine's reading.
             rnd.report("P003", line)
-        elif self._bound(rnd, hand, rnd.top) and not self._has_wish(rnd, cards):
+        elif (self._bound(rnd, hand, rnd.top) and not self._has_wish(rnd, cards)
+              and any(beats(p, rnd.top) for p in options if rnd.top is not None)):
+            # W001 only for an otherwise legal play: a play that does not beat the top
+            # is P004/P005 alone. The W001 row reads "followed with a non-bomb without
+            # it", which such a play also is; rules 8 has one event matching several
+            # codes take "the more specific reading", and docs/rules.md ("One code per
+            # play; the wish comes last") decides for P004/P005.
             rnd.report("W001", line)
         self._follow(rnd, seat, cards, options, line, on_turn=seat == rnd.turn)
         self._after_play(rnd, seat, cards, wish, line)
@@ -475,10 +481,11 @@ class Oracle:
         (rules 8). The spec says no more; this follows the decision of docs/rules.md
         ("An invalid play counts as a pass"): the cards join the trick in progress, the
         play counts as the seat's pass, and the turn moves to the seat after it (on turn
-        or not, as for a P003 play in the settled readings). Whether such a play by a
-        seat the wish binds is also W001, or fulfils the wish, the spec does not say."""
-        if rnd.wish is not None:
-            raise Stop("an invalid play while a wish is open")
+        or not, as for a P003 play in the settled readings). By the same decision it is
+        never also W001 ("One code per play"). Whether a card of the wished rank in it
+        fulfils the wish, the spec does not say."""
+        if rnd.wish is not None and self._has_wish(rnd, cards):
+            raise Stop("an invalid play with the wished rank")
         rnd.hands[seat] -= set(cards)
         rnd.played.add(seat)
         rnd.trick += cards
@@ -533,26 +540,30 @@ class Oracle:
             raise Stop("L002 score")
         if rnd.gift_owed is not None:
             self._missing_gift(rnd, line)
-        first = rnd.out[0]
-        if rnd.double_victory:
-            if order[:2] != rnd.out[:2]:
-                rnd.report("S001", line)
-            team = [0, 0]
-            team[first % 2] = 200
-        else:
-            last = next(s for s in range(4) if s not in rnd.out)
-            if order != rnd.out + [last]:
-                rnd.report("S001", line)
-            team = [0, 0]
-            for s in range(4):
-                owner = first if s == last else s  # 7.3: the last seat's tricks
-                team[owner % 2] += sum(points(c) for c in rnd.piles[s])
-            team[(last + 1) % 2] += sum(points(c) for c in rnd.hands[last])
-        for s, call in rnd.calls.items():
-            value = 100 if call == "tichu" else 200
-            team[s % 2] += value if s == first else -value
+        replayed, team = result(rnd)
+        if order[:2] != replayed[:2] or not rnd.double_victory and order != replayed:
+            rnd.report("S001", line)  # after a double victory, the other two in any order
         if team != score:
             rnd.report("S002", line)
+
+
+def result(rnd: Round) -> tuple[list[int], list[int]]:
+    """The finish order and the teams' scores of a round that is over (7.2-7.5)."""
+    first = rnd.out[0]
+    rest = [s for s in range(4) if s not in rnd.out]
+    team = [0, 0]
+    if rnd.double_victory:
+        team[first % 2] = 200
+    else:
+        (last,) = rest
+        for s in range(4):
+            owner = first if s == last else s  # 7.3: the last seat's tricks
+            team[owner % 2] += sum(points(c) for c in rnd.piles[s])
+        team[(last + 1) % 2] += sum(points(c) for c in rnd.hands[last])
+    for s, call in rnd.calls.items():
+        value = 100 if call == "tichu" else 200
+        team[s % 2] += value if s == first else -value
+    return rnd.out + rest, team
 
 
 def judge_lines(lines: Iterable[str]) -> tuple[list[tuple[str, int]], set[int]]:
