@@ -296,15 +296,9 @@ class Oracle:
             raise Stop("L007")
         seat, cards = _seat(ev.get("seat")), _cards(ev.get("cards"))
         wish_field, phoenix_field = ev.get("wish"), ev.get("phoenix")
-        if rnd.phase == "over":
-            if rnd.gift_owed is not None:
-                raise Stop("P009 with a Dragon gift owed: G002 too? (spec silent)")
-            rnd.report("P009", line)
+        if self._skipped_move(rnd, seat, line):
             return
         hand = rnd.hands[seat]
-        if not hand:
-            rnd.report("P008", line)
-            return
         if not set(cards) <= hand:
             raise Stop("P001")
         wish: int | None = None
@@ -369,6 +363,19 @@ class Oracle:
             rnd.report("W001", line)
         self._follow(rnd, seat, cards, options, line, on_turn=seat == rnd.turn)
         self._after_play(rnd, seat, cards, wish, line)
+
+    def _skipped_move(self, rnd: Round, seat: int, line: int) -> bool:
+        """P009 after the round's end, P008 by a seat that is out: the event is skipped,
+        but it is still the event after a Dragon trick that is over, not its gift (G002,
+        "the next event is neither its dragon_gift nor a bomb on it by another seat")."""
+        if rnd.phase != "over" and rnd.hands[seat]:
+            return False
+        if rnd.gift_owed is not None and rnd.phase == "over":
+            self._missing_gift(rnd, line)
+        elif rnd.gift_owed is not None and rnd.table == "complete":
+            self._end_trick(rnd, line)
+        rnd.report("P009" if rnd.phase == "over" else "P008", line)
+        return True
 
     def _bound(self, rnd: Round, hand: set[str], top: Play | None) -> bool:
         return rnd.wish is not None and can_fulfil_wish(hand, rnd.wish, top)
@@ -455,13 +462,7 @@ class Oracle:
         if rnd.phase in ("start", "deal1", "deal2"):
             raise Stop("L007")
         seat = _seat(ev.get("seat"))
-        if rnd.phase == "over":
-            if rnd.gift_owed is not None:
-                raise Stop("P009 with a Dragon gift owed: G002 too? (spec silent)")
-            rnd.report("P009", line)
-            return
-        if not rnd.hands[seat]:
-            rnd.report("P008", line)
+        if self._skipped_move(rnd, seat, line):
             return
         if rnd.table == "complete" and rnd.gift_owed is not None:
             self._end_trick(rnd, line)  # G002: this pass is not the gift

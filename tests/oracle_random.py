@@ -153,7 +153,7 @@ class RandomGame:
             self.emit({"type": "call", "seat": rng.randrange(4), "call": "tichu"})
             return
         if x < 0.06:  # a wrong seat, or a wrong move
-            seat, y = rng.choice(holding), rng.random()
+            seat, y = rng.choice(holding if rng.random() < 0.8 else range(4)), rng.random()
             if y < 0.35:
                 self.emit({"type": "pass", "seat": seat})
             elif y < 0.45:

@@ -110,6 +110,17 @@ def test_random_games_engine_and_oracle_agree(tmp_path: Path) -> None:
         assert got == expected, seed
 
 
+def test_probes_engine_and_oracle_agree() -> None:
+    """Hand-made logs of corners (tests/oracle_cases/, not the disagreements below): the
+    engine and the oracle report the same, on every line of them."""
+    probes = [p for p in sorted(CASES.glob("*.jsonl")) if p.stem not in ENGINE_DISAGREEMENTS]
+    assert len(probes) >= 6
+    for path in probes:
+        found, judged = judge(path)
+        assert len(judged) == len(path.read_text(encoding="utf-8").splitlines()) - 1
+        assert engine(path) == found, path.name
+
+
 # Disagreements where the engine seems to break the letter of the spec (the lead decides).
 # Each log is tests/oracle_cases/NAME.jsonl; the expectation is the oracle's reading.
 ENGINE_DISAGREEMENTS = {
