@@ -14,7 +14,7 @@ It stops judging a round - the line that stops it and every later line of that r
 are left out of the comparison - at anything it does not model with confidence: a
 malformed line or event (L001-L004), an event out of sequence (L007), a bad deal (D001)
 or exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
-on an empty table or with the wished rank, and the few cases where two rules meet and
+with the wished rank, and the few cases where two rules meet and
 the spec does not say which reading holds (noted where they occur).
 A game naming ``variants`` is not judged at all.
 """
@@ -317,10 +317,10 @@ class Oracle:
         options = readings(cards, rnd.top if table == "trick" else None)
         if phoenix is not None:
             options = [p for p in options if p.phoenix == phoenix]
-        if not options:
-            if table != "trick":
-                raise Stop("P002 on an empty table: a pass on lead?")
-            return self._invalid_play(rnd, seat, cards)  # P002
+        if not options:  # P002
+            if table == "trick":
+                return self._invalid_play(rnd, seat, cards)
+            return self._invalid_lead(rnd, seat, cards, line)
         bomb = _is_bomb(options[0])  # a bomb has one reading (no Phoenix in bombs)
 
         if table == "complete":
@@ -385,7 +385,7 @@ class Oracle:
 
     def _lead(self, rnd: Round, seat: int, cards: list[str], chosen: Play) -> None:
         rnd.table, rnd.top, rnd.last = "trick", chosen, seat
-        rnd.trick = list(cards)
+        rnd.trick += cards  # (after cards of an invalid lead, if any)
         rnd.passed = set()
 
     def _follow(self, rnd: Round, seat: int, cards: list[str], options: list[Play],
@@ -496,6 +496,28 @@ class Oracle:
                 return
         rnd.turn = rnd.next_holding(seat)
         self._count_pass(rnd, seat)
+
+    def _invalid_lead(self, rnd: Round, seat: int, cards: list[str], line: int) -> None:
+        """P002 where a lead is due: the cards leave the hand, the table stays empty, and
+        the turn moves on (rules 8) - the lead passes to the next seat holding cards
+        after the player (as the turn after a P003 play). The cards join the next trick.
+        The spec does not say more; this is what "the turn moves on" reads as here."""
+        if rnd.wish is not None and self._has_wish(rnd, cards):
+            raise Stop("an invalid play with the wished rank")
+        if rnd.table == "complete":
+            # 2.4: "a play by that seat at this point is that lead, never a play on its
+            # own trick", so the lead would move on as on an empty table; the engine
+            # keeps the winner to lead (a known disagreement, tests/oracle_cases/P002_*).
+            raise Stop("P002 where the trick's winner is to lead", keep=True)
+        rnd.hands[seat] -= set(cards)
+        rnd.played.add(seat)
+        rnd.trick += cards
+        if not rnd.hands[seat]:
+            rnd.out.append(seat)
+            if self._round_over(rnd):
+                return
+        rnd.table = "lead"
+        rnd.leader = rnd.next_holding(seat)
 
     def _count_pass(self, rnd: Round, seat: int) -> None:
         rnd.passed.add(seat)

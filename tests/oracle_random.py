@@ -154,7 +154,7 @@ class RandomGame:
             return
         if x < 0.06:  # a wrong seat, or a wrong move
             seat, y = rng.choice(holding if rng.random() < 0.8 else range(4)), rng.random()
-            if y < 0.35:
+            if y < 0.35 or not rnd.hands[seat]:
                 self.emit({"type": "pass", "seat": seat})
             elif y < 0.45:
                 self.emit({"type": "dragon_gift", "seat": seat, "to": rng.randrange(4)})

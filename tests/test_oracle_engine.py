@@ -112,13 +112,13 @@ def test_random_games_engine_and_oracle_agree(tmp_path: Path) -> None:
 
 def test_probes_engine_and_oracle_agree() -> None:
     """Hand-made logs of corners (tests/oracle_cases/, not the disagreements below): the
-    engine and the oracle report the same, on every line of them."""
+    engine and the oracle report the same codes of the oracle's, on every line."""
     probes = [p for p in sorted(CASES.glob("*.jsonl")) if p.stem not in ENGINE_DISAGREEMENTS]
     assert len(probes) >= 6
     for path in probes:
         found, judged = judge(path)
         assert len(judged) == len(path.read_text(encoding="utf-8").splitlines()) - 1
-        assert engine(path) == found, path.name
+        assert [d for d in engine(path) if d[0] in CODES] == found, path.name
 
 
 # Disagreements where the engine seems to break the letter of the spec (the lead decides).
@@ -131,6 +131,12 @@ ENGINE_DISAGREEMENTS = {
     # and "a `wish` value that is not a rank is W002" (rules 8, precedence)
     "W002_wish_not_a_rank_on_a_play_that_is_no_combination": [
         ("L008", 9), ("P002", 9), ("W002", 9)],
+    # rules 2.4: after everyone passed, "a play by that seat [the winner] at this point is
+    # that lead, never a play on its own trick"; rules 8: after an error "the turn moves
+    # on". The engine moves the lead on after a P002 on the round's first lead
+    # (P002_on_the_first_lead_then_the_next_seat_leads agrees), but after a P002 by a
+    # trick's winner keeps the winner to lead, so the next seat's lead is P003.
+    "P002_by_the_trick_winner_then_the_next_seat_leads": [("L008", 14), ("P002", 13)],
 }
 
 
