@@ -149,6 +149,8 @@ class Oracle:
                 continue
             self.event(game, event, number)
         for rnd in self.rounds.values():
+            if rnd is not None and not rnd.judging:
+                rnd.judged.discard(last)  # (what the log's end shows of it is unknown)
             if rnd is not None and rnd.judging and rnd.phase != "over":
                 rnd.report("L008", last)  # at the file's last line (its last non-blank)
                 rnd.judged.add(last)
