@@ -510,6 +510,8 @@ class Oracle:
             # 2.4: "a play by that seat at this point is that lead, never a play on its
             # own trick", so the lead would move on as on an empty table; the engine
             # keeps the winner to lead (a known disagreement, tests/oracle_cases/P002_*).
+            if rnd.gift_owed is not None:
+                self._missing_gift(rnd, line)  # G002 all the same: not the gift
             raise Stop("P002 where the trick's winner is to lead", keep=True)
         rnd.hands[seat] -= set(cards)
         rnd.played.add(seat)
