@@ -66,7 +66,7 @@ def add_pass(ev: list[Event], rng: random.Random) -> str | None:
 
 def swap_adjacent(ev: list[Event], rng: random.Random) -> str | None:
     idx = [i for i in _play_indices(ev, ("play", "pass", "dragon_gift"))
-           if ev[i + 1]["type"] in ("play", "pass", "dragon_gift")]
+           if i + 1 < len(ev) and ev[i + 1]["type"] in ("play", "pass", "dragon_gift")]
     if not idx:
         return None
     i = rng.choice(idx)
