@@ -4,8 +4,8 @@ It shares no code with ``tichu_analyze`` (combinations come from ``tests/oracle_
 itself an independent reading) and is plain on purpose: hands are sets of card tokens,
 the table is a small state machine. It replays a format-1 JSON-lines log under the
 publisher's 4-player rules and returns the diagnostics of :data:`CODES` it is sure of,
-together with the lines it *judged*. ``tests/test_oracle_engine.py`` compares it with
-the engine on simulated games and on games with one injected fault.
+together with the lines it *judged*. ``tests/test_oracle_engine.py`` and
+``tests/oracle_diff.py`` compare it with the engine.
 
 What it judges: a round left unfinished (L008), the turn and trick rules P003-P009, the
 bombs B001-B003, the wish W001/W002, the Dragon gift G001-G003 and the round's result
@@ -14,9 +14,15 @@ It stops judging a round - the line that stops it and every later line of that r
 are left out of the comparison - at anything it does not model with confidence: a
 malformed line or event (L001-L004), an event out of sequence (L007), a bad deal (D001)
 or exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
-with the wished rank, and the few cases where two rules meet and
-the spec does not say which reading holds (noted where they occur).
-A game naming ``variants`` is not judged at all.
+with the wished rank, and the cases where the engine is known to disagree (noted where
+they occur). A game naming ``variants`` is not judged at all.
+
+Where the spec leaves room it reads as follows (each noted where it is applied):
+one code for a play's legality - an out-of-turn play is P003 alone, a bound seat's play
+that does not beat the top is P004/P005 alone (rules 8, "the more specific reading");
+a play that is no combination (P002) or a Dog on a trick (P007) counts as the seat's
+pass and the turn moves on (rules 8, "the turn moves on"; the decision docs/rules.md
+writes down); a P002 where a lead is due passes the lead to the next seat.
 """
 
 from __future__ import annotations
@@ -329,7 +335,7 @@ class Oracle:
             if seat != rnd.leader and bomb:
                 self._follow(rnd, seat, cards, options, line, on_turn=False)
                 rnd.gift_owed = None  # a bomb on the Dragon's trick: nothing to give
-                return self._after_play(rnd, seat, cards, wish, line)
+                return self._after_play(rnd, seat, cards, wish)
             self._end_trick(rnd, line)  # this play is a lead
             table = rnd.table
         if table in ("lead", "dog"):
@@ -343,11 +349,11 @@ class Oracle:
             if entitled and self._bound(rnd, hand, None) and not self._has_wish(rnd, cards):
                 rnd.report("W001", line)
             self._lead(rnd, seat, cards, chosen)
-            return self._after_play(rnd, seat, cards, wish, line)
+            return self._after_play(rnd, seat, cards, wish)
         # a trick is on the table
         if bomb:
             self._follow(rnd, seat, cards, options, line, on_turn=seat == rnd.turn)
-            return self._after_play(rnd, seat, cards, wish, line)
+            return self._after_play(rnd, seat, cards, wish)
         if cards == ["Dog"]:
             rnd.report("P007", line)  # (more specific than P003 when not on turn)
             return self._invalid_play(rnd, seat, cards)
@@ -356,7 +362,7 @@ class Oracle:
             # codes, the more specific reading wins" (rules 8) - the engine's reading.
             rnd.report("P003", line)
         elif (self._bound(rnd, hand, rnd.top) and not self._has_wish(rnd, cards)
-              and any(beats(p, rnd.top) for p in options if rnd.top is not None)):
+              and any(rnd.top is not None and beats(p, rnd.top) for p in options)):
             # W001 only for an otherwise legal play: a play that does not beat the top
             # is P004/P005 alone. The W001 row reads "followed with a non-bomb without
             # it", which such a play also is; rules 8 has one event matching several
@@ -364,7 +370,7 @@ class Oracle:
             # play; the wish comes last") decides for P004/P005.
             rnd.report("W001", line)
         self._follow(rnd, seat, cards, options, line, on_turn=seat == rnd.turn)
-        self._after_play(rnd, seat, cards, wish, line)
+        self._after_play(rnd, seat, cards, wish)
 
     def _skipped_move(self, rnd: Round, seat: int, line: int) -> bool:
         """P009 after the round's end, P008 by a seat that is out: the event is skipped,
@@ -409,19 +415,14 @@ class Oracle:
         rnd.trick += cards
         rnd.passed = set()
 
-    def _after_play(self, rnd: Round, seat: int, cards: list[str], wish: int | None,
-                    line: int) -> None:
-        """Cards leave the hand; the wish; going out; the end of the round; the next turn."""
-        rnd.hands[seat] -= set(cards)
-        rnd.played.add(seat)
+    def _after_play(self, rnd: Round, seat: int, cards: list[str], wish: int | None) -> None:
+        """The wish; the cards leave the hand; the end of the round; the next turn."""
         if rnd.wish is not None and self._has_wish(rnd, cards):
             rnd.wish = None  # 6.1 (the Phoenix is no card of a rank)
         if "Mahjong" in cards and wish is not None:
             rnd.wish = wish
-        if not rnd.hands[seat]:
-            rnd.out.append(seat)
-            if self._round_over(rnd):
-                return
+        if self._leave_hand(rnd, seat, cards):
+            return
         if cards == ["Dog"] and rnd.top is not None and rnd.top.rank == 0:
             partner = (seat + 2) % 4  # 5.2: the Dog's trick ends at once
             rnd.piles[seat] += rnd.trick
@@ -430,6 +431,15 @@ class Oracle:
             rnd.leader = partner if rnd.hands[partner] else rnd.next_holding(partner)
             return
         rnd.turn = rnd.next_holding(seat)
+
+    def _leave_hand(self, rnd: Round, seat: int, cards: list[str]) -> bool:
+        """The cards leave the hand; whether the seat is out and that ends the round."""
+        rnd.hands[seat] -= set(cards)
+        rnd.played.add(seat)
+        if rnd.hands[seat]:
+            return False
+        rnd.out.append(seat)
+        return self._round_over(rnd)
 
     def _round_over(self, rnd: Round) -> bool:
         """Whether the seat just out ends the round (7.2, 7.3)."""
@@ -489,13 +499,9 @@ class Oracle:
         fulfils the wish, the spec does not say."""
         if rnd.wish is not None and self._has_wish(rnd, cards):
             raise Stop("an invalid play with the wished rank")
-        rnd.hands[seat] -= set(cards)
-        rnd.played.add(seat)
         rnd.trick += cards
-        if not rnd.hands[seat]:
-            rnd.out.append(seat)
-            if self._round_over(rnd):
-                return
+        if self._leave_hand(rnd, seat, cards):
+            return
         rnd.turn = rnd.next_holding(seat)
         self._count_pass(rnd, seat)
 
@@ -513,13 +519,9 @@ class Oracle:
             if rnd.gift_owed is not None:
                 self._missing_gift(rnd, line)  # G002 all the same: not the gift
             raise Stop("P002 where the trick's winner is to lead", keep=True)
-        rnd.hands[seat] -= set(cards)
-        rnd.played.add(seat)
         rnd.trick += cards
-        if not rnd.hands[seat]:
-            rnd.out.append(seat)
-            if self._round_over(rnd):
-                return
+        if self._leave_hand(rnd, seat, cards):
+            return
         rnd.table = "lead"
         rnd.leader = rnd.next_holding(seat)
 
