@@ -22,7 +22,8 @@ one code for a play's legality - an out-of-turn play is P003 alone, a bound seat
 that does not beat the top is P004/P005 alone (rules 8, "the more specific reading");
 a play that is no combination (P002) or a Dog on a trick (P007) counts as the seat's
 pass and the turn moves on (rules 8, "the turn moves on"; the decision docs/rules.md
-writes down); a P002 where a lead is due passes the lead to the next seat.
+writes down); a P002 where a lead is due passes the lead to the next seat, the top
+unchanged (after the Dog, a bomb by another seat is still B003).
 """
 
 from __future__ import annotations
@@ -522,8 +523,7 @@ class Oracle:
         rnd.trick += cards
         if self._leave_hand(rnd, seat, cards):
             return
-        rnd.table = "lead"
-        rnd.leader = rnd.next_holding(seat)
+        rnd.leader = rnd.next_holding(seat)  # (after the Dog, the Dog stays the top)
 
     def _count_pass(self, rnd: Round, seat: int) -> None:
         rnd.passed.add(seat)
