@@ -1,0 +1,454 @@
+"""The engine against ``tests/oracle_engine.py``: simulated games, each with one fault.
+
+Every case is one simulated game (``tichu_analyze.simulate``, legal) with at most one
+fault injected deterministically from a seed: a pass dropped or added, two events
+swapped, a play's or pass's seat changed, cards exchanged between two plays of a seat,
+a bomb moved, a play or Dragon gift dropped, a gift redirected, a wish changed or moved,
+a round_end's score or finish order changed. The engine's diagnostics, restricted to the
+oracle's codes and to the lines the oracle judged, must equal the oracle's.
+
+A larger campaign by hand (a few minutes)::
+
+    .venv/bin/python tests/oracle_diff.py --cases 3000 --seed 1
+    .venv/bin/python tests/oracle_diff.py --cases 1000 --faults 3
+    .venv/bin/python tests/oracle_diff.py --cases 1000 --only random  # oracle_random.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+from oracle_combos import RANK_WORDS, SUIT_LETTERS, classify, rank_of, suit_of  # noqa: E402
+from oracle_engine import CODES, Oracle, judge_lines  # noqa: E402
+
+Event = dict
+RANKS = list(RANK_WORDS)
+
+
+def _play_indices(events: list[Event], kinds: tuple[str, ...] = ("play", "pass")) -> list[int]:
+    return [i for i, e in enumerate(events) if e["type"] in kinds]
+
+
+def _is_bomb(e: Event) -> bool:
+    play = classify(e["cards"]) if e["type"] == "play" else None
+    return play is not None and play.kind in ("four", "straight flush")
+
+
+def drop_pass(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("pass",))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    del ev[i]
+    return f"dropped the pass at event {i}"
+
+
+def add_pass(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev)
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    seat = rng.randrange(4)
+    ev.insert(i, {"type": "pass", "game": ev[i]["game"], "seat": seat})
+    return f"a pass by seat {seat} before event {i}"
+
+
+def swap_adjacent(ev: list[Event], rng: random.Random) -> str | None:
+    idx = [i for i in _play_indices(ev, ("play", "pass", "dragon_gift"))
+           if i + 1 < len(ev) and ev[i + 1]["type"] in ("play", "pass", "dragon_gift")]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    ev[i], ev[i + 1] = ev[i + 1], ev[i]
+    return f"swapped events {i} and {i + 1}"
+
+
+def change_seat(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev)
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    old = ev[i]["seat"]
+    ev[i]["seat"] = (old + rng.randrange(1, 4)) % 4
+    return f"event {i}'s seat {old} -> {ev[i]['seat']}"
+
+
+def swap_cards(ev: list[Event], rng: random.Random) -> str | None:
+    """A card of one play exchanged with a card of a later play of the same seat and round."""
+    idx = _play_indices(ev, ("play",))
+    rng.shuffle(idx)
+    for i in idx[:20]:
+        seat = ev[i]["seat"]
+        later = []
+        for j in range(i + 1, len(ev)):
+            if ev[j]["type"] in ("round_end", "round_start"):
+                break
+            if ev[j]["type"] == "play" and ev[j]["seat"] == seat:
+                later.append(j)
+        if later:
+            j = rng.choice(later)
+            a, b = rng.randrange(len(ev[i]["cards"])), rng.randrange(len(ev[j]["cards"]))
+            ev[i]["cards"][a], ev[j]["cards"][b] = ev[j]["cards"][b], ev[i]["cards"][a]
+            for k in (i, j):
+                ev[k].pop("phoenix", None)
+                if "Mahjong" not in ev[k]["cards"]:
+                    ev[k].pop("wish", None)
+            return f"cards swapped between events {i} and {j}"
+    return None
+
+
+def move_bomb(ev: list[Event], rng: random.Random) -> str | None:
+    idx = [i for i in _play_indices(ev, ("play",)) if _is_bomb(ev[i])]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    e = ev.pop(i)
+    j = max(0, min(len(ev) - 1, i + rng.choice((-3, -2, -1, 1, 2, 3))))
+    ev.insert(j, e)
+    return f"bomb at event {i} moved to {j}"
+
+
+def drop_play(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("play",))
+    i = rng.choice(idx)
+    del ev[i]
+    return f"dropped the play at event {i}"
+
+
+def drop_gift(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("dragon_gift",))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    del ev[i]
+    return f"dropped the gift at event {i}"
+
+
+def redirect_gift(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("dragon_gift",))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    ev[i]["to"] = (ev[i]["to"] + rng.randrange(1, 4)) % 4
+    return f"gift at event {i} to {ev[i]['to']}"
+
+
+def change_wish(ev: list[Event], rng: random.Random) -> str | None:
+    idx = [i for i in _play_indices(ev, ("play",)) if "Mahjong" in ev[i]["cards"]]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    how = rng.randrange(4)
+    if how == 0:
+        ev[i].pop("wish", None)
+    elif how == 1:
+        ev[i]["wish"] = rng.choice(RANKS)
+    elif how == 2:
+        ev[i]["wish"] = rng.choice(("1", "Z", "Mahjong", "11"))
+    else:
+        wish = ev[i].pop("wish", rng.choice(RANKS))
+        j = rng.choice(_play_indices(ev, ("play",)))
+        if "Mahjong" not in ev[j]["cards"]:
+            ev[j]["wish"] = wish
+    return f"wish of event {i} changed ({how})"
+
+
+def change_round_end(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("round_end",))
+    i = rng.choice(idx)
+    if rng.random() < 0.5:
+        ev[i]["score"] = [ev[i]["score"][0] + rng.choice((-5, 5, 25, 100)), ev[i]["score"][1]]
+    else:
+        order = ev[i]["finish_order"]
+        a, b = rng.sample(range(4), 2)
+        order[a], order[b] = order[b], order[a]
+    return f"round_end at event {i} changed"
+
+
+def duplicate(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("pass", "dragon_gift"))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    ev.insert(i, dict(ev[i]))
+    return f"event {i} doubled"
+
+
+def change_phoenix(ev: list[Event], rng: random.Random) -> str | None:
+    """The ``phoenix`` field of a play with the Phoenix set to another rank, or removed."""
+    idx = [i for i in _play_indices(ev, ("play",))
+           if "Phoenix" in ev[i]["cards"] and len(ev[i]["cards"]) > 1]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    if "phoenix" in ev[i] and rng.random() < 0.3:
+        del ev[i]["phoenix"]
+    else:
+        ev[i]["phoenix"] = rng.choice(RANKS)
+    return f"phoenix of event {i}: {ev[i].get('phoenix')}"
+
+
+def add_call(ev: list[Event], rng: random.Random) -> str | None:
+    """A Tichu or Grand Tichu call inserted anywhere in a round (in time, late, repeated)."""
+    idx = [i for i, e in enumerate(ev) if e["type"] not in ("game_start", "round_start")]
+    i = rng.choice(idx)
+    call = rng.choice(("tichu", "tichu", "grand_tichu"))
+    seat = rng.randrange(4)
+    ev.insert(i, {"type": "call", "game": ev[i]["game"], "seat": seat, "call": call})
+    return f"{call} by seat {seat} before event {i}"
+
+
+def move_call(ev: list[Event], rng: random.Random) -> str | None:
+    idx = _play_indices(ev, ("call",))
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    j = max(1, min(len(ev) - 1, i + rng.randrange(-8, 30)))
+    ev.insert(j, ev.pop(i))
+    return f"call at event {i} moved to {j}"
+
+
+def _round_of(ev: list[Event], i: int) -> tuple[int, int]:
+    """The first and last index of the events of play of the round holding event ``i``."""
+    a = i
+    while a > 0 and ev[a - 1]["type"] in ("play", "pass", "dragon_gift", "call"):
+        a -= 1
+    b = i
+    while b + 1 < len(ev) and ev[b + 1]["type"] in ("play", "pass", "dragon_gift", "call"):
+        b += 1
+    return a, b
+
+
+def pull_forward(ev: list[Event], rng: random.Random) -> str | None:
+    """A later play of a seat made earlier in its round (the seat holds those cards):
+    out of turn, on the wrong top, a bomb on the Dog or before a lead, the Dog on a trick..."""
+    idx = _play_indices(ev, ("play",))
+    special = [i for i in idx if _is_bomb(ev[i]) or ev[i]["cards"] == ["Dog"]]
+    i = rng.choice(special if special and rng.random() < 0.5 else idx)
+    a, _ = _round_of(ev, i)
+    if a >= i:
+        return None
+    j = rng.randrange(max(a, i - 12), i)
+    ev.insert(j, ev.pop(i))
+    return f"play at event {i} pulled forward to {j}"
+
+
+def push_back(ev: list[Event], rng: random.Random) -> str | None:
+    """A play made later in its round, up to the round's end and past it."""
+    i = rng.choice(_play_indices(ev, ("play",)))
+    _, b = _round_of(ev, i)
+    j = rng.randrange(i, min(b + 2, i + 12) + 1)
+    ev.insert(min(j, len(ev) - 1), ev.pop(i))
+    return f"play at event {i} pushed back to {j}"
+
+
+class _Tracer(Oracle):
+    """The oracle, noting the hands of the current round before every event."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trace: list[list[set[str]] | None] = []
+
+    def event(self, game: str, ev: dict, line: int) -> None:
+        rnd = self.rounds.get(game)
+        ok = rnd is not None and rnd.judging and rnd.phase == "play"
+        self.trace.append([set(h) for h in rnd.hands] if ok and rnd is not None else None)
+        super().event(game, ev, line)
+
+
+def _hands_trace(ev: list[Event]) -> list[list[set[str]] | None]:
+    """The hands (as the oracle replays them) before each event, None out of play."""
+    tracer = _Tracer()
+    tracer.run(json.dumps(e) for e in ev)
+    return tracer.trace
+
+
+def _bombs(hand: set[str]) -> list[list[str]]:
+    out = []
+    by_rank: dict[int, list[str]] = {}
+    for c in hand:
+        r = rank_of(c)
+        if r is not None and r > 1:
+            by_rank.setdefault(r, []).append(c)
+    out += [cs for cs in by_rank.values() if len(cs) == 4]
+    for suit in SUIT_LETTERS:
+        ranks = sorted(rank_of(c) or 0 for c in hand if suit_of(c) == suit)
+        run: list[int] = []
+        for r in ranks:
+            run = run + [r] if run and r == run[-1] + 1 else [r]
+            if len(run) >= 5:
+                out.append([next(c for c in hand if rank_of(c) == x and suit_of(c) == suit)
+                            for x in run])
+    return out
+
+
+def inject(ev: list[Event], rng: random.Random) -> str | None:
+    """A play of cards a seat holds inserted at a random moment of a round: a bomb, a
+    single, a pair, the Dog, the Phoenix, the Mahjong with a wish (the seat's own later
+    play of those cards is then P001, which ends the comparison of that round)."""
+    trace = _hands_trace(ev)
+    idx = [i for i in _play_indices(ev, ("play", "pass", "dragon_gift")) if trace[i]]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    hands = trace[i]
+    assert hands is not None
+    seat = rng.choice([s for s in range(4) if hands[s]])
+    hand = sorted(hands[seat])
+    bombs = _bombs(hands[seat])
+    pairs = [[a, b] for a in hand for b in hand if a < b and rank_of(a) == rank_of(b)
+             and rank_of(a) is not None]
+    if bombs and rng.random() < 0.6:
+        cards = rng.choice(bombs)
+    elif pairs and rng.random() < 0.3:
+        cards = rng.choice(pairs)
+    else:
+        cards = [rng.choice(hand)]
+    play: Event = {"type": "play", "game": ev[i]["game"], "seat": seat, "cards": cards}
+    if "Mahjong" in cards:
+        play["wish"] = rng.choice(RANKS)
+    ev.insert(i, play)
+    return f"{cards} by seat {seat} inserted before event {i}"
+
+
+def insert_bombs(ev: list[Event], rng: random.Random) -> str | None:
+    """A bomb a seat holds, inserted where bombs matter: right after the Dog, right after
+    another bomb (then a second one by another holder), or anywhere."""
+    trace = _hands_trace(ev)
+    moments = []
+    for i in _play_indices(ev, ("play", "pass", "dragon_gift")):
+        hands = trace[i]
+        if hands is None:
+            continue
+        holders = [(s, b) for s in range(4) for b in _bombs(hands[s])]
+        if holders:
+            after = ev[i - 1]["type"] == "play" and (ev[i - 1]["cards"] == ["Dog"]
+                                                      or _is_bomb(ev[i - 1]))
+            moments.append((after, i, holders))
+    if not moments:
+        return None
+    special = [m for m in moments if m[0]]
+    _, i, holders = rng.choice(special if special and rng.random() < 0.7 else moments)
+    seat, cards = rng.choice(holders)
+    new = [{"type": "play", "game": ev[i]["game"], "seat": seat, "cards": cards}]
+    others = [(s, b) for s, b in holders if s != seat]
+    if others and rng.random() < 0.5:
+        s2, cards2 = rng.choice(others)
+        new.append({"type": "play", "game": ev[i]["game"], "seat": s2, "cards": cards2})
+    ev[i:i] = new
+    return f"bombs {[e['cards'] for e in new]} inserted before event {i}"
+
+
+MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
+    drop_pass, add_pass, swap_adjacent, change_seat, swap_cards, move_bomb, drop_play,
+    drop_gift, redirect_gift, change_wish, change_round_end, duplicate, pull_forward,
+    pull_forward, push_back, inject, inject, insert_bombs, change_phoenix, add_call,
+    move_call,
+]
+
+
+def make_case(seed: int, only: str | None = None, faults: int = 1) -> tuple[str, str]:
+    """The log text of case ``seed`` and what was done to it (case 0 of 8 is legal);
+    ``only``: always that mutation; ``faults``: how many."""
+    from tichu_analyze.simulate import simulate
+
+    events = [json.loads(json.dumps(e)) for e in simulate(1, seed, target=500)]
+    if only == "random":
+        from oracle_random import random_game
+
+        return random_game(seed), "random game"
+    rng = random.Random(seed)
+    what = "legal"
+    chosen = [m for m in MUTATIONS if m.__name__ == only] if only else MUTATIONS
+    done_all = []
+    for _ in range(faults if seed % 8 or only else 0):
+        for _ in range(10):
+            mutation = rng.choice(chosen)
+            done = mutation(events, rng)
+            if done:
+                done_all.append(f"{mutation.__name__}: {done}")
+                break
+    what = "; ".join(done_all) or what
+    text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
+    return text, what
+
+
+def engine(path: Path) -> list[tuple[str, int]]:
+    from tichu_analyze.logfile import replay_file
+    from tichu_analyze.visitor import DiagnosticVisitor
+
+    found: list = []
+    replay_file(path, DiagnosticVisitor(found.append))
+    return sorted((d.code, d.line) for d in found)
+
+
+def known(engine_found: list[tuple[str, int]]) -> set[tuple[str, int]]:
+    """Oracle diagnostics the engine is known to miss (strict xfails in
+    ``tests/test_oracle_engine.py``, for the lead to decide): W002 on a play that is
+    P002 or P007."""
+    return {("W002", line) for code, line in engine_found if code in ("P002", "P007")}
+
+
+def compare(path: Path, skip_known: bool = True,
+            ) -> tuple[list[tuple[str, int]], list[tuple[str, int]], int]:
+    """(engine's, oracle's) diagnostics on the judged lines, and how many lines were judged;
+    ``skip_known``: without the known disagreements (:func:`known`)."""
+    expected, judged = judge_lines(path.read_text(encoding="utf-8").split("\n"))
+    found = engine(path)
+    got = [d for d in found if d[0] in CODES and d[1] in judged]
+    if skip_known:
+        expected = [d for d in expected if d not in known(found)]
+    return got, expected, len(judged)
+
+
+def campaign(cases: int, seed: int, out: Path | None, log: Callable[[str], None] = print,
+             only: str | None = None, faults: int = 1) -> list[tuple[int, str]]:
+    differ = []
+    stats: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
+        for n in range(seed, seed + cases):
+            text, what = make_case(n, only, faults)
+            path = Path(tmp) / f"case{n}.jsonl"
+            path.write_text(text, encoding="utf-8")
+            got, expected, judged = compare(path)
+            stats["lines judged"] += judged
+            stats["lines"] += text.count("\n")
+            stats.update(code for code, _ in expected)
+            if got != expected:
+                differ.append((n, what))
+                log(f"case {n} ({what}): engine {sorted(set(got) - set(expected))}, "
+                    f"oracle {sorted(set(expected) - set(got))}")
+                if out is not None:
+                    out.mkdir(parents=True, exist_ok=True)
+                    (out / f"case{n}.jsonl").write_text(text, encoding="utf-8")
+    log(f"{cases} cases, {len(differ)} differ; {dict(sorted(stats.items()))}")
+    return differ
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save", type=Path, default=None, help="write differing cases here")
+    parser.add_argument("--only", choices=[m.__name__ for m in MUTATIONS] + ["random"],
+                        default=None, help="always this mutation, or random games "
+                        "(tests/oracle_random.py)")
+    parser.add_argument("--faults", type=int, default=1, help="faults per game")
+    args = parser.parse_args(argv)
+    differ = campaign(args.cases, args.seed, args.save, only=args.only, faults=args.faults)
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

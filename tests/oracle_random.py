@@ -1,0 +1,208 @@
+"""Random games for the differential test, steered by the oracle's own state.
+
+``tichu_analyze.simulate`` plays sensible games: bombs are rare, the wish is mostly
+honoured, nobody bombs the Dog. These games reach the corners instead: deals rich in
+bombs, plays chosen at random among the legal ones (wish or not), bombs out of turn,
+and now and then a move by the wrong seat, a pass by the leader, the Dog on a trick, a
+Dragon gift to the wrong seat or none, a call at any time, a round_end that is off.
+Each event is fed to an :class:`~oracle_engine.Oracle` as it is written, so the next
+one is chosen from the state the oracle holds; the engine then judges the log on its own.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import combinations
+
+from oracle_combos import ALL_TOKENS, RANK_WORDS, legal, rank_of
+from oracle_engine import Oracle, Round, result
+
+RANKS = list(RANK_WORDS)
+
+
+def _deal(rng: random.Random) -> list[list[str]]:
+    """14 cards a seat, often with a four of a kind or a run of one suit for someone."""
+    deck = list(ALL_TOKENS)
+    rng.shuffle(deck)
+    hands: list[list[str]] = [[] for _ in range(4)]
+    for seat in range(4):
+        if rng.random() < 0.5:
+            word = rng.choice(RANKS)
+            if rng.random() < 0.6:
+                want = [word + s for s in "jspr"]
+            else:
+                start = rng.randrange(2, 10)
+                suit = rng.choice("jspr")
+                want = [w + suit for w in RANKS[start - 2:start + 3]]
+            want = [c for c in want if c in deck]
+            for c in want[:14 - len(hands[seat])]:
+                deck.remove(c)
+                hands[seat].append(c)
+    for seat in range(4):
+        while len(hands[seat]) < 14:
+            hands[seat].append(deck.pop())
+    return hands
+
+
+def _candidates(hand: set[str]) -> list[list[str]]:
+    """Combinations the hand may form (not all of them: enough to choose from)."""
+    cards = sorted(hand, key=lambda c: (rank_of(c) or 0, c))
+    out = [[c] for c in cards]
+    for k in (2, 3, 4):
+        out += [list(s) for s in combinations(cards, k)
+                if len({rank_of(c) for c in s if c != "Phoenix"}) == 1]
+    by_rank: dict[int, list[str]] = {}
+    for c in cards:
+        r = rank_of(c)
+        if r is not None:
+            by_rank.setdefault(r, []).append(c)
+    for start in range(1, 11):  # straights (one card a rank), the Phoenix in one gap
+        for length in range(5, 15 - start + 1):
+            run = [by_rank.get(r) for r in range(start, start + length)]
+            gaps = [i for i, g in enumerate(run) if not g]
+            if len(gaps) > 1 or gaps and "Phoenix" not in hand:
+                continue
+            out.append([g[0] if g else "Phoenix" for g in run])
+            out.append([g[-1] if g else "Phoenix" for g in run])
+    for a in by_rank:  # full houses and stairs of two or three pairs
+        if len(by_rank[a]) >= 3:
+            out += [by_rank[a][:3] + by_rank[b][:2] for b in by_rank
+                    if b != a and len(by_rank[b]) >= 2]
+        for n in (2, 3):
+            pairs = [by_rank.get(a + i, []) for i in range(n)]
+            if all(len(p) >= 2 for p in pairs):
+                out.append([c for p in pairs for c in p[:2]])
+    return out
+
+
+class RandomGame:
+    def __init__(self, seed: int, rounds: int = 3) -> None:
+        self.rng = random.Random(seed)
+        self.game = f"rnd-{seed}"
+        self.oracle = Oracle()
+        self.lines: list[str] = []
+        self.rounds = rounds
+
+    def emit(self, ev: dict) -> None:
+        ev = {"type": ev.pop("type"), "game": self.game, **ev}
+        self.lines.append(json.dumps(ev, separators=(",", ":")))
+        self.oracle.event(self.game, ev, len(self.lines))
+
+    @property
+    def rnd(self) -> Round:
+        rnd = self.oracle.rounds[self.game]
+        assert rnd is not None
+        return rnd
+
+    def play(self) -> str:
+        self.emit({"type": "game_start", "players": ["Ana", "Ben", "Chloe", "Dev"]})
+        for number in range(1, self.rounds + 1):
+            self.emit({"type": "round_start", "round": number})
+            self.one_round(number)
+        return "\n".join(self.lines) + "\n"
+
+    def one_round(self, number: int) -> None:
+        rng = self.rng
+        hands = _deal(rng)
+        self.emit({"type": "deal", "hands": [h[:8] for h in hands]})
+        for seat in range(4):
+            if rng.random() < 0.1:
+                self.emit({"type": "call", "seat": seat, "call": "grand_tichu"})
+        self.emit({"type": "deal", "hands": [h[8:] for h in hands]})
+        for seat in range(4):
+            give = rng.sample(hands[seat], 3)
+            others = [s for s in range(4) if s != seat]
+            self.emit({"type": "exchange", "seat": seat,
+                       "give": {str(s): c for s, c in zip(others, give, strict=True)}})
+        for _ in range(400):
+            rnd = self.rnd
+            if not rnd.judging:
+                return  # the oracle stopped judging: this round is done with
+            if rnd.phase == "over":
+                break
+            self.step(rnd)
+        rnd = self.rnd
+        if not rnd.judging or rnd.phase != "over":
+            return
+        if rnd.gift_owed is not None and rng.random() < 0.9:
+            self.gift(rnd)
+        if rng.random() < 0.1:
+            self.emit({"type": "pass", "seat": rng.randrange(4)})  # after the end: P009
+        rnd = self.rnd
+        if rnd.judging and rng.random() < 0.9:
+            order, score = result(rnd) if rnd.gift_owed is None else ([0, 1, 2, 3], [0, 0])
+            if rng.random() < 0.15:
+                score = [score[0] + 5, score[1]]
+            if rng.random() < 0.1:
+                order = order[1:2] + order[:1] + order[2:]
+            self.emit({"type": "round_end", "round": number, "finish_order": order,
+                       "score": score})
+
+    def gift(self, rnd: Round) -> None:
+        seat = rnd.gift_owed
+        assert seat is not None
+        to = (seat + self.rng.choice((1, 3, 1, 3, 1, 3, 2, 0))) % 4
+        self.emit({"type": "dragon_gift", "seat": seat, "to": to})
+
+    def step(self, rnd: Round) -> None:
+        rng = self.rng
+        holding = [s for s in range(4) if rnd.hands[s]]
+        x = rng.random()
+        if x < 0.02:
+            self.emit({"type": "call", "seat": rng.randrange(4), "call": "tichu"})
+            return
+        if x < 0.06:  # a wrong seat, or a wrong move
+            seat, y = rng.choice(holding if rng.random() < 0.8 else range(4)), rng.random()
+            if y < 0.35 or not rnd.hands[seat]:
+                self.emit({"type": "pass", "seat": seat})
+            elif y < 0.45:
+                self.emit({"type": "dragon_gift", "seat": seat, "to": rng.randrange(4)})
+            else:
+                ev = {"type": "play", "seat": seat,
+                      "cards": rng.choice(_candidates(rnd.hands[seat]))}
+                if y < 0.55:
+                    ev["wish"] = rng.choice(RANKS + ["1", "B", 8])
+                self.emit(ev)
+            return
+        if rnd.gift_owed is not None and rng.random() < 0.9:
+            self.gift(rnd)
+            return
+        if x < 0.12 or rnd.table == "dog" and x < 0.4:  # a bomb by anyone holding one
+            # (on the Dog, before a lead: B003, B002)
+            bombs = [(s, c) for s in holding for c in _candidates(rnd.hands[s])
+                     if len(c) >= 4 and legal(c, None) and legal(c, None)[0].kind
+                     in ("four", "straight flush")]
+            if bombs:
+                seat, cards = rng.choice(bombs)
+                self.emit({"type": "play", "seat": seat, "cards": cards})
+                return
+        if rnd.table == "trick":
+            seat, top = rnd.turn, rnd.top
+        else:
+            seat, top = rnd.leader, None
+        hand = rnd.hands[seat]
+        options = [c for c in _candidates(hand) if legal(c, top)]
+        if top is None:
+            options = [c for c in options if c != ["Dog"] or rng.random() < 0.3]
+        wished = [c for c in options if rnd.wish is not None
+                  and any(rank_of(t) == rnd.wish for t in c)]
+        if wished and rng.random() < 0.85:
+            options = wished
+        if top is not None and (not options or rng.random() < 0.35):
+            self.emit({"type": "pass", "seat": seat})
+            return
+        if not options:
+            options = [[c] for c in hand]
+        cards = rng.choice(options)
+        ev: dict = {"type": "play", "seat": seat, "cards": cards}
+        if "Mahjong" in cards and rng.random() < 0.8:
+            ev["wish"] = rng.choice(RANKS)
+        if "Phoenix" in cards and len(cards) > 1 and rng.random() < 0.3:
+            ev["phoenix"] = rng.choice(RANKS)
+        self.emit(ev)
+
+
+def random_game(seed: int, rounds: int = 3) -> str:
+    """The text of a random game (see the module's docstring)."""
+    return RandomGame(seed, rounds).play()

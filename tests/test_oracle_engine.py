@@ -1,0 +1,159 @@
+"""The engine against an independent reference replayer (``tests/oracle_engine.py``).
+
+* The oracle itself against the spec-derived expectations of ``tests/fixtures``.
+* Simulated legal games: both clean.
+* Simulated games with one fault injected from a seed: the engine's diagnostics of the
+  oracle's codes, on the lines the oracle judged, equal the oracle's.
+* Disagreements found by the larger campaign (``tests/oracle_diff.py``) where the engine
+  seems to break the letter of the spec: strict xfail, for the lead to decide.
+
+A larger campaign by hand: ``.venv/bin/python tests/oracle_diff.py --cases 3000``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+from oracle_diff import MUTATIONS, compare, engine, make_case
+from oracle_engine import CODES, judge, judge_lines
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CASES = Path(__file__).parent / "oracle_cases"
+
+
+def _fixture_cases() -> list[tuple[Path, list[tuple[str, int]]]]:
+    out = []
+    for cases in sorted(FIXTURES.glob("*/cases.json")):
+        if cases.parent.name in ("variants", "variants2", "tch"):
+            continue
+        for case in json.loads(cases.read_text(encoding="utf-8")):
+            path = cases.parent / case["file"]
+            if path.suffix == ".jsonl" and path.exists() and not case.get("variants"):
+                out.append((path, [(e["code"], e["line"]) for e in case["expect"]]))
+    return out
+
+
+def test_the_oracle_agrees_with_the_fixtures_expectations() -> None:
+    """The spec-derived expectations of every 4-player fixture, on the lines the oracle
+    judged, are the oracle's diagnostics (a check of the oracle, not of the engine)."""
+    cases = _fixture_cases()
+    assert len(cases) > 300
+    judged_codes = 0
+    for path, expect in cases:
+        found, judged = judge(path)
+        want = sorted(d for d in expect if d[0] in CODES and d[1] in judged)
+        assert found == want, path.name
+        judged_codes += len(want)
+    assert judged_codes > 150
+
+
+@pytest.mark.parametrize("seed", [8, 16, 24, 32])
+def test_simulated_legal_games_are_clean_for_both(tmp_path: Path, seed: int) -> None:
+    text, what = make_case(seed)
+    assert what == "legal"
+    path = tmp_path / "game.jsonl"
+    path.write_text(text, encoding="utf-8")
+    found, judged = judge_lines(text.split("\n"))
+    assert found == []
+    assert engine(path) == []
+    assert len(judged) > 0.95 * text.count("\n")  # everything but game_start/game_end
+
+
+# (seed, mutation): together every code of the oracle (a greedy search over 30 seeds of
+# each mutation), then one case of every other mutation.
+SEEDS = [(29, "inject"), (19, "drop_play"), (1, "inject"), (13, "move_bomb"),
+         (6, "change_wish"), (13, "change_wish"), (6, "insert_bombs"), (16, "insert_bombs"),
+         (1, "redirect_gift"), (2, "add_call"), (9, "add_pass"), (23, "change_phoenix"),
+         (1, "change_round_end"), (27, "change_seat"), (1, "drop_gift"), (11, "drop_pass"),
+         (9, "duplicate"), (20, "move_call"), (13, "pull_forward"), (7, "push_back"),
+         (2, "swap_adjacent"), (3, "swap_cards")]
+
+
+@functools.cache
+def _case(seed: int, only: str) -> tuple[str, str]:
+    return make_case(seed, only)
+
+
+@pytest.mark.parametrize(("seed", "only"), SEEDS)
+def test_one_injected_fault_engine_and_oracle_agree(tmp_path: Path, seed: int,
+                                                     only: str) -> None:
+    text, what = _case(seed, only)
+    path = tmp_path / "game.jsonl"
+    path.write_text(text, encoding="utf-8")
+    got, expected, judged = compare(path)
+    assert got == expected, what
+    assert judged > 0.5 * text.count("\n")
+
+
+def test_the_faults_are_judged_not_skipped() -> None:
+    """The cases above inject faults the oracle judges, of every code it knows, and use
+    every mutation."""
+    codes: set[str] = set()
+    for seed, only in SEEDS:
+        text, _ = _case(seed, only)
+        codes |= {code for code, _ in judge_lines(text.split("\n"))[0]}
+    assert codes == CODES
+    assert {only for _, only in SEEDS} == {m.__name__ for m in MUTATIONS}
+
+
+def test_random_games_engine_and_oracle_agree(tmp_path: Path) -> None:
+    """Games from ``tests/oracle_random.py`` (bombs, wishes, wrong moves, steered by the
+    oracle's state)."""
+    for seed in (4, 7):
+        text, _ = _case(seed, "random")
+        path = tmp_path / f"random{seed}.jsonl"
+        path.write_text(text, encoding="utf-8")
+        got, expected, _ = compare(path)
+        assert got == expected, seed
+
+
+def test_probes_engine_and_oracle_agree() -> None:
+    """Hand-made logs of corners (tests/oracle_cases/, not the disagreements below): the
+    engine and the oracle report the same codes of the oracle's, on every line."""
+    probes = [p for p in sorted(CASES.glob("*.jsonl")) if p.stem not in ENGINE_DISAGREEMENTS]
+    assert len(probes) >= 6
+    for path in probes:
+        found, judged = judge(path)
+        assert len(judged) == len(path.read_text(encoding="utf-8").splitlines()) - 1
+        assert [d for d in engine(path) if d[0] in CODES] == found, path.name
+
+
+# Disagreements where the engine seems to break the letter of the spec (the lead decides).
+# Each log is tests/oracle_cases/NAME.jsonl; the expectation is the oracle's reading.
+ENGINE_DISAGREEMENTS = {
+    # rules 8, W002: "`wish` on a play without the Mahjong, or not a rank 2..A". The
+    # engine reports W002 beside P003/P004/P005 but not on a play that is P007 or P002.
+    "W002_wish_on_a_dog_not_led": [("P007", 13), ("W002", 13)],
+    "W002_wish_on_a_play_that_is_no_combination": [("P002", 10), ("W002", 10)],
+    # and "a `wish` value that is not a rank is W002" (rules 8, precedence)
+    "W002_wish_not_a_rank_on_a_play_that_is_no_combination": [
+        ("L008", 9), ("P002", 9), ("W002", 9)],
+    # rules 2.4: after everyone passed, "a play by that seat [the winner] at this point is
+    # that lead, never a play on its own trick"; rules 8: after an error "the turn moves
+    # on". The engine moves the lead on after a P002 on the round's first lead
+    # (P002_on_the_first_lead_then_the_next_seat_leads agrees), but after a P002 by a
+    # trick's winner keeps the winner to lead, so the next seat's lead is P003.
+    "P002_by_the_trick_winner_then_the_next_seat_leads": [("L008", 14), ("P002", 13)],
+    # rules 5.4: "after a double victory nothing is counted and no gift is owed (a
+    # dragon_gift there is accepted and ignored)". The engine reports G003 for a gift after
+    # a double victory when the Dragon's trick had already gone (G002) - the spec is open
+    # to reading "there" as "for the trick in progress at the double victory" only.
+    "G003_gift_after_a_double_victory_the_trick_already_given": [
+        ("G002", 16), ("P003", 16)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENGINE_DISAGREEMENTS))
+def test_the_oracle_on_the_disagreements(name: str) -> None:
+    """(Where the oracle knows the engine disagrees it stops judging the round.)"""
+    found, judged = judge(CASES / f"{name}.jsonl")
+    assert found == [d for d in ENGINE_DISAGREEMENTS[name] if d[0] in CODES and d[1] in judged]
+
+
+@pytest.mark.xfail(strict=True, reason="engine disagrees with the spec's letter; lead decides")
+@pytest.mark.parametrize("name", sorted(ENGINE_DISAGREEMENTS))
+def test_engine_disagreements(name: str) -> None:
+    assert engine(CASES / f"{name}.jsonl") == ENGINE_DISAGREEMENTS[name]
