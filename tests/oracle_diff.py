@@ -393,23 +393,13 @@ def engine(path: Path) -> list[tuple[str, int]]:
     return sorted((d.code, d.line) for d in found)
 
 
-def known(engine_found: list[tuple[str, int]]) -> set[tuple[str, int]]:
-    """Oracle diagnostics the engine is known to miss (strict xfails in
-    ``tests/test_oracle_engine.py``, for the lead to decide): W002 on a play that is
-    P002 or P007."""
-    return {("W002", line) for code, line in engine_found if code in ("P002", "P007")}
-
-
-def compare(path: Path, skip_known: bool = True,
-            ) -> tuple[list[tuple[str, int]], list[tuple[str, int]], int]:
-    """(engine's, oracle's) diagnostics on the judged lines, and how many lines were judged;
-    ``skip_known``: without the known disagreements (:func:`known`)."""
+def compare(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]], int]:
+    """(engine's, oracle's) diagnostics on the judged lines, and how many lines were
+    judged."""
     expected, judged = judge_lines(path.read_text(encoding="utf-8").split("\n"))
     found = engine(path)
     got = [d for d in found if d[0] in CODES and d[1] in judged]
-    if skip_known:
-        expected = [d for d in expected if d not in known(found)]
-    return got, expected, len(judged)
+    return got, sorted(expected), len(judged)
 
 
 def campaign(cases: int, seed: int, out: Path | None, log: Callable[[str], None] = print,

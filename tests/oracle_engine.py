@@ -515,11 +515,11 @@ class Oracle:
             raise Stop("an invalid play with the wished rank")
         if rnd.table == "complete":
             # 2.4: "a play by that seat at this point is that lead, never a play on its
-            # own trick", so the lead would move on as on an empty table; the engine
-            # keeps the winner to lead (a known disagreement, tests/oracle_cases/P002_*).
-            if rnd.gift_owed is not None:
-                self._missing_gift(rnd, line)  # G002 all the same: not the gift
-            raise Stop("P002 where the trick's winner is to lead", keep=True)
+            # own trick": the old trick goes to its winner (a Dragon's, not given: G002),
+            # and the lead moves on as on an empty table
+            if seat != rnd.leader:
+                raise Stop("P002 by a seat not due to lead after everyone passed")
+            self._end_trick(rnd, line)
         rnd.trick += cards
         if self._leave_hand(rnd, seat, cards):
             return
@@ -547,13 +547,10 @@ class Oracle:
             if rnd.table == "complete":
                 rnd.top, rnd.table = None, "lead"
             return
-        if rnd.phase == "over" and rnd.double_victory:
+        if rnd.phase == "over" and rnd.double_victory and _is_dragon(rnd.top):
             # 5.4: "after a double victory ... no gift is owed (a dragon_gift there is
-            # accepted and ignored)". The engine agrees when the Dragon's trick was the one
-            # in progress, but reports G003 when there was no Dragon trick to give at the
-            # double victory (a known disagreement, tests/oracle_cases/G003_*).
-            if not _is_dragon(rnd.top):
-                raise Stop("a dragon_gift after a double victory with no Dragon trick")
+            # accepted and ignored)": "there" is a double victory with the Dragon's trick
+            # on the table (docs/rules.md); a gift when no Dragon trick was left is G003
             return
         rnd.report("G003", line)
 

@@ -4,8 +4,9 @@
 * Simulated legal games: both clean.
 * Simulated games with one fault injected from a seed: the engine's diagnostics of the
   oracle's codes, on the lines the oracle judged, equal the oracle's.
-* Disagreements found by the larger campaign (``tests/oracle_diff.py``) where the engine
-  seems to break the letter of the spec: strict xfail, for the lead to decide.
+* Disagreements found by the larger campaign (``tests/oracle_diff.py``), settled by the
+  lead (docs/rules.md): both now read them alike. (A new one where the engine seems to
+  break the letter of the spec goes in as a strict xfail until it is decided.)
 
 A larger campaign by hand: ``.venv/bin/python tests/oracle_diff.py --cases 3000``.
 """
@@ -111,9 +112,9 @@ def test_random_games_engine_and_oracle_agree(tmp_path: Path) -> None:
 
 
 def test_probes_engine_and_oracle_agree() -> None:
-    """Hand-made logs of corners (tests/oracle_cases/, not the disagreements below): the
+    """Hand-made logs of corners (tests/oracle_cases/, not the settled ones below): the
     engine and the oracle report the same codes of the oracle's, on every line."""
-    probes = [p for p in sorted(CASES.glob("*.jsonl")) if p.stem not in ENGINE_DISAGREEMENTS]
+    probes = [p for p in sorted(CASES.glob("*.jsonl")) if p.stem not in SETTLED]
     assert len(probes) >= 6
     for path in probes:
         found, judged = judge(path)
@@ -121,11 +122,12 @@ def test_probes_engine_and_oracle_agree() -> None:
         assert [d for d in engine(path) if d[0] in CODES] == found, path.name
 
 
-# Disagreements where the engine seems to break the letter of the spec (the lead decides).
-# Each log is tests/oracle_cases/NAME.jsonl; the expectation is the oracle's reading.
-ENGINE_DISAGREEMENTS = {
+# Disagreements the oracle found, now settled (docs/rules.md, "Decisions"): each log is
+# tests/oracle_cases/NAME.jsonl, with what both the engine and the oracle report on it
+# (sorted).
+SETTLED = {
     # rules 8, W002: "`wish` on a play without the Mahjong, or not a rank 2..A". The
-    # engine reports W002 beside P003/P004/P005 but not on a play that is P007 or P002.
+    # engine reported W002 beside P003/P004/P005 but not on a play that is P007 or P002.
     "W002_wish_on_a_dog_not_led": [("P007", 13), ("W002", 13)],
     "W002_wish_on_a_play_that_is_no_combination": [("P002", 10), ("W002", 10)],
     # and "a `wish` value that is not a rank is W002" (rules 8, precedence)
@@ -133,27 +135,23 @@ ENGINE_DISAGREEMENTS = {
         ("L008", 9), ("P002", 9), ("W002", 9)],
     # rules 2.4: after everyone passed, "a play by that seat [the winner] at this point is
     # that lead, never a play on its own trick"; rules 8: after an error "the turn moves
-    # on". The engine moves the lead on after a P002 on the round's first lead
-    # (P002_on_the_first_lead_then_the_next_seat_leads agrees), but after a P002 by a
-    # trick's winner keeps the winner to lead, so the next seat's lead is P003.
+    # on". The engine moved the lead on after a P002 on the round's first lead
+    # (P002_on_the_first_lead_then_the_next_seat_leads) but kept a trick's winner to
+    # lead after its P002, so the next seat's lead was P003.
     "P002_by_the_trick_winner_then_the_next_seat_leads": [("L008", 14), ("P002", 13)],
     # rules 5.4: "after a double victory nothing is counted and no gift is owed (a
-    # dragon_gift there is accepted and ignored)". The engine reports G003 for a gift after
-    # a double victory when the Dragon's trick had already gone (G002) - the spec is open
-    # to reading "there" as "for the trick in progress at the double victory" only.
+    # dragon_gift there is accepted and ignored)": "there" is a double victory with the
+    # Dragon's trick on the table (the engine's reading, now in docs/rules.md); this
+    # Dragon's trick had gone by G002, so the gift is G003.
     "G003_gift_after_a_double_victory_the_trick_already_given": [
-        ("G002", 16), ("P003", 16)],
+        ("G002", 16), ("G003", 20), ("P003", 16)],
 }
 
 
-@pytest.mark.parametrize("name", sorted(ENGINE_DISAGREEMENTS))
-def test_the_oracle_on_the_disagreements(name: str) -> None:
-    """(Where the oracle knows the engine disagrees it stops judging the round.)"""
+@pytest.mark.parametrize("name", sorted(SETTLED))
+def test_the_settled_disagreements(name: str) -> None:
     found, judged = judge(CASES / f"{name}.jsonl")
-    assert found == [d for d in ENGINE_DISAGREEMENTS[name] if d[0] in CODES and d[1] in judged]
-
-
-@pytest.mark.xfail(strict=True, reason="engine disagrees with the spec's letter; lead decides")
-@pytest.mark.parametrize("name", sorted(ENGINE_DISAGREEMENTS))
-def test_engine_disagreements(name: str) -> None:
-    assert engine(CASES / f"{name}.jsonl") == ENGINE_DISAGREEMENTS[name]
+    assert found == [d for d in SETTLED[name] if d[0] in CODES and d[1] in judged]
+    assert len(judged) == len((CASES / f"{name}.jsonl").read_text(
+        encoding="utf-8").splitlines()) - 1  # every line judged
+    assert engine(CASES / f"{name}.jsonl") == SETTLED[name]
