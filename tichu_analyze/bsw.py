@@ -678,7 +678,10 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
     moves: dict[str | None, _What] | None = None
     known: dict[str | None, _What] = {}
     names: list[str] = []
-    heads = _NO_HEADS  # for ``names``: the texts of their passes and the starts of their plays
+    # for ``names``: each seat's pass line, ``(N)name passt.``, and the start of its play
+    # lines, ``(N)name: ``
+    pass_lines: list[str] = []
+    play_heads: list[str] = []
     played = _NO_MOVES  # ``rt.play`` while ``moves``
     count = 0  # while ``moves``: the round's lines read (``rt.lines``, kept here)
     for no, raw in enumerate(lines, 1):
@@ -686,7 +689,22 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
             # the fast path for plays and passes of the round ``rt``
             move = moves.get(raw)
             if move is None and raw is not None:
-                move = _fast_move(raw, heads)
+                # a line not seen yet: a pass or a play of a seat under its name? (Else
+                # :func:`_parse_play` reads it. ``raw`` is not stripped: BSW writes a pass
+                # line without spaces around it, and the spaces after a play's cards are no
+                # token; a line with other spaces is left to _parse_play, which reads it
+                # alike.)
+                seat = _SEAT_OF.get(raw[:3], -1)
+                if seat >= 0:
+                    if raw == pass_lines[seat]:
+                        move = _PASSES[seat]
+                    elif raw.startswith(start := play_heads[seat]):
+                        body = raw[len(start) :]
+                        got = _BODIES.get(body)
+                        if got is None:
+                            got = _play_body(body)
+                        if not isinstance(got, str):
+                            move = ("play", seat, got)
                 if move is not None and len(moves) < _MOVES_LIMIT:
                     moves[raw] = move
             if move is not None and count < MAX_ROUND_LINES:
@@ -739,7 +757,8 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
         elif rt.section == "play" and moves is None and len(rt.names) == 4:
             if rt.names != names:
                 names, known = list(rt.names), {}
-                heads = _heads(names)
+                pass_lines = [f"{_SEAT_TEXT[seat]}{name} passt." for seat, name in enumerate(names)]
+                play_heads = [f"{_SEAT_TEXT[seat]}{name}: " for seat, name in enumerate(names)]
             moves = known
             played = rt.play
         if moves is not None:
@@ -767,39 +786,7 @@ _MOVES_LIMIT = 4096
 _NO_MOVES: list[_Move] = []  # (never appended to: ``moves`` is None with it)
 
 
-_Heads = tuple[list[str], list[str]]
-_NO_HEADS: _Heads = ([], [])
 _PASSES: list[_What] = [("pass", seat, None) for seat in range(4)]
-
-
-def _heads(names: list[str]) -> _Heads:
-    """For the seats' ``names``: each seat's pass line, ``(N)name passt.``, and the start of
-    its play lines, ``(N)name: ``."""
-    return ([f"{_SEAT_TEXT[seat]}{name} passt." for seat, name in enumerate(names)],
-            [f"{_SEAT_TEXT[seat]}{name}: " for seat, name in enumerate(names)])
-
-
-def _fast_move(raw: str, heads: _Heads) -> _What | None:
-    """A line of the Rundenverlauf that is a pass or a play of a seat under its name
-    (``heads``: :func:`_heads` of the names) as ``(kind, seat, data)`` (:data:`_Move`),
-    else None (:func:`_parse_play` reads it). ``raw`` is not stripped: BSW writes a pass
-    line without spaces around it, and the spaces after a play's cards are no token; a
-    line with other spaces is left to :func:`_parse_play`, which reads it alike."""
-    seat = _SEAT_OF.get(raw[:3], -1)
-    if seat < 0:
-        return None
-    passes, plays = heads
-    if raw == passes[seat]:
-        return _PASSES[seat]
-    head = plays[seat]
-    if raw.startswith(head):
-        body = raw[len(head) :]
-        got = _BODIES.get(body)
-        if got is None:
-            got = _play_body(body)
-        if not isinstance(got, str):
-            return ("play", seat, got)
-    return None
 
 
 class _Reader:
@@ -1090,6 +1077,7 @@ class _Converter:
             return
         out = self.out
         engine = self.engine  # (its methods called on it: native calls when compiled)
+        traced = engine._trace  # (never, as the reader is used: feed_move is feed then)
         game_id, first_play, last_of, share = self.game, self.first_play, self.last_of, self.share
         for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
@@ -1126,7 +1114,12 @@ class _Converter:
                         self.first_index[seat] = i
                     last_of[seat] = self.last_play = played
                     out.append((line, played))
-                    engine.feed_move(line, game, rnd, played, mask)
+                    if traced:
+                        engine.feed_move(line, game, rnd, played, mask)
+                    else:  # what feed_move does, a call less (the most frequent event)
+                        engine._line = line
+                        engine._game = game
+                        engine._play(game, rnd, played, mask)
                 else:
                     self.index = i
                     self.play(line, seat, tokens, mask)
