@@ -380,7 +380,7 @@ def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
     The name is everything before the last ``size`` space-separated tokens, so
     it may hold spaces and non-breaking spaces.
     """
-    if not text.startswith(_SEAT_TEXT[seat]):
+    if text[:3] != _SEAT_TEXT[seat]:
         return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
     parts = text[3:].rsplit(" ", size)  # the name, then the cards (``text`` is stripped)
     if len(parts) < size:
@@ -409,7 +409,7 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     gives: dict[int, str] = {}
     pos = 0
     order = _OTHERS[giver]
-    if body.endswith(" -"):  # the usual line: the three others in order, one card each
+    if body[-2:] == " -":  # the usual line: the three others in order, one card each
         parts = body[:-2].split(" - ")
         if len(parts) == 3:
             get = CARD_OF_TCH.get
@@ -417,7 +417,7 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
                 name = names[to]
                 n = len(name)
                 card = get(part[n + 2 :])
-                if card is None or not part.startswith(name) or not part.startswith(": ", n):
+                if card is None or part[:n] != name or part[n : n + 2] != ": ":
                     gives.clear()
                     break
                 gives[to] = card
@@ -511,7 +511,7 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
     """Take one non-blank line of a round before its ``Rundenverlauf`` into ``rt``
     (``head``: the header it is, if one); an error message if not understood."""
     section = rt.section
-    if text.startswith("BOMBE:"):
+    if text[0] == "B" and text.startswith("BOMBE:"):
         return None  # cosmetic: who holds a bomb
     if section in ("grand", "start"):
         grand = section == "grand"
@@ -558,7 +558,7 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         giver = ord(text[1]) - 48
         name = rt.names[giver]
         n = len(name) + 3
-        if text.startswith(name, 3) and text.startswith(" gibt: ", n):  # "(N)name gibt: "
+        if text[3:n] == name and text[n : n + 7] == " gibt: ":  # "(N)name gibt: "
             body = text[n + 7 :]
         elif " gibt: " in text:
             name, body = text[3:].split(" gibt: ", 1)
@@ -696,15 +696,17 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
                 # alike.)
                 seat = _SEAT_OF.get(raw[:3], -1)
                 if seat >= 0:
-                    if raw == pass_lines[seat]:
-                        move = _PASSES[seat]
-                    elif raw.startswith(start := play_heads[seat]):
-                        body = raw[len(start) :]
+                    start = play_heads[seat]
+                    cut = len(start)
+                    if raw[:cut] == start:  # (a play; a pass line never starts so)
+                        body = raw[cut:]
                         got = _BODIES.get(body)
                         if got is None:
                             got = _play_body(body)
                         if not isinstance(got, str):
                             move = ("play", seat, got)
+                    elif raw == pass_lines[seat]:
+                        move = _PASSES[seat]
                 if move is not None and len(moves) < _MOVES_LIMIT:
                     moves[raw] = move
             if move is not None and count < MAX_ROUND_LINES:
@@ -1079,9 +1081,14 @@ class _Converter:
         engine = self.engine  # (its methods called on it: native calls when compiled)
         traced = engine._trace  # (never, as the reader is used: feed_move is feed then)
         game_id, first_play, last_of, share = self.game, self.first_play, self.last_of, self.share
+        # ``self.raw``, and whether a plain play may go the short way as far as the converter
+        # goes (no Phoenix play on the table to learn its reading from the next play): only
+        # :meth:`play` and :meth:`other` change them
+        raw = self.raw
+        quick = not raw and self.top_phoenix is None
         for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
-                if self.raw:
+                if raw:
                     self.emit(line, passes[seat])
                 elif engine.feed_pass(line, game, rnd, passes[seat]):  # a reply in turn
                     out.append((line, passes[seat]))
@@ -1089,7 +1096,7 @@ class _Converter:
                 # dropped
             elif kind == "play":
                 tokens, mask, plain = data
-                if (plain and not self.raw and self.top_phoenix is None and rnd.phase is _PLAY
+                if (plain and quick and rnd.phase is _PLAY
                         and (hand := rnd.hands[seat]) and mask & hand == mask
                         and ((top := rnd.top) is None and seat == rnd.turn
                              or not rnd.closing and seat == rnd.turn
@@ -1123,9 +1130,13 @@ class _Converter:
                 else:
                     self.index = i
                     self.play(line, seat, tokens, mask)
+                    raw = self.raw
+                    quick = not raw and self.top_phoenix is None
             else:
                 self.index = i
                 self.other(kind, line, seat, data)
+                raw = self.raw
+                quick = not raw and self.top_phoenix is None
 
     def pre_play(self) -> None:
         """The second deal (Startkarten minus the first 8), calls and exchanges in file order."""
