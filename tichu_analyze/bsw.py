@@ -373,25 +373,6 @@ class _RoundText:
     unreadable: tuple[int, str] | None = None
 
 
-def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
-    """``(seat)name C C ... C``: the name and ``size`` cards (their BSW tokens, each a
-    card), or an error message.
-
-    The name is everything before the last ``size`` space-separated tokens, so
-    it may hold spaces and non-breaking spaces.
-    """
-    if text[:3] != _SEAT_TEXT[seat]:
-        return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
-    parts = text[3:].rsplit(" ", size)  # the name, then the cards (``text`` is stripped)
-    if len(parts) < size:
-        return f"expected {size} cards after the name of seat {seat}, found {len(parts)} tokens"
-    name, tokens = (parts.pop(0), parts) if len(parts) > size else ("", parts)
-    if not _TCH_CARDS.issuperset(tokens):
-        bad = next(t for t in tokens if t not in CARD_OF_TCH)
-        return f"hand of seat {seat}: {bad!r} is not a card"
-    return name, tokens
-
-
 _OTHERS = tuple(tuple((giver + k) & 3 for k in (1, 2, 3)) for giver in range(4))
 """The seats a seat gives to, in the order BSW lists them."""
 _RECEIVERS = tuple(tuple(sorted(others)) for others in _OTHERS)
@@ -525,18 +506,28 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
                 rt.grand.append(_Rec("grand", no, int(call.group(2))))
                 return None
             return "expected the Startkarten header after the four first hands"
-        got = _hand_line(text, len(hands), 8 if grand else 14)
-        if isinstance(got, str):
-            return got
-        name, tokens = got
+        # the hand of the next seat, ``(seat)name C C ... C``: the name is everything before
+        # the last ``size`` space-separated tokens, so it may hold spaces and non-breaking
+        # spaces; the cards are BSW tokens
+        seat = len(hands)
+        size = 8 if grand else 14
+        if text[:3] != _SEAT_TEXT[seat]:
+            return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
+        parts = text[3:].rsplit(" ", size)  # the name, then the cards (``text`` is stripped)
+        if len(parts) < size:
+            return (f"expected {size} cards after the name of seat {seat}, found {len(parts)} "
+                    "tokens")
+        name, tokens = (parts.pop(0), parts) if len(parts) > size else ("", parts)
+        if not _TCH_CARDS.issuperset(tokens):
+            bad = next(t for t in tokens if t not in CARD_OF_TCH)
+            return f"hand of seat {seat}: {bad!r} is not a card"
         if grand:
             if not name.strip():
-                rt.blank.add(len(rt.names))
+                rt.blank.add(seat)
             rt.names.append(name)
             rt.firsts.append(set(tokens))
             hands.append(list(map(_CARD_OF, tokens)))
             return None
-        seat = len(hands)
         if name.strip() and seat in rt.blank:  # the Startkarten name the newcomer
             rt.names[seat] = name
             rt.blank.discard(seat)
@@ -1051,8 +1042,7 @@ class _Converter:
             for rec in rt.grand:
                 self.call(rec.line, rec.seat, "grand_tichu")
             if len(rt.six) == 4:
-                self.pre_play()
-                self.raw = not self.sound()
+                self.raw = not self.sound(self.pre_play())
                 self.playing = True
                 self.follow_play()
                 self.resolve_phoenix()
@@ -1138,33 +1128,35 @@ class _Converter:
                 raw = self.raw
                 quick = not raw and self.top_phoenix is None
 
-    def pre_play(self) -> None:
-        """The second deal (Startkarten minus the first 8), calls and exchanges in file order."""
+    def pre_play(self) -> bool:
+        """The second deal (Startkarten minus the first 8), calls and exchanges in file
+        order; whether each seat exchanged once."""
         rt = self.rt
-        self.emit(rt.start_line, Deal(game=self.game, hands=rt.six))  # (rt is read only)
+        game, out, feed = self.game, self.out, self.engine.feed
+        self.emit(rt.start_line, Deal(game=game, hands=rt.six))  # (rt is read only)
+        exchanged = 0  # the seats that exchanged, as bits
+        once = True
         for rec in rt.pre:
             if rec.kind == "exchange":
-                give = rec.give  # (a card for each of the three others: by seat, in order)
-                a, b, c = _RECEIVERS[rec.seat]
-                self.emit(rec.line, Exchange(game=self.game, seat=rec.seat, give={
-                    _SEAT_KEY[a]: give[a], _SEAT_KEY[b]: give[b], _SEAT_KEY[c]: give[c]}))
+                seat, give = rec.seat, rec.give  # (give: a card for each of the three others)
+                if exchanged >> seat & 1:
+                    once = False
+                exchanged |= 1 << seat
+                a, b, c = _RECEIVERS[seat]  # (by seat, in order)
+                ev = Exchange(game=game, seat=seat, give={
+                    _SEAT_KEY[a]: give[a], _SEAT_KEY[b]: give[b], _SEAT_KEY[c]: give[c]})
+                out.append((rec.line, ev))  # (:meth:`emit`, inline)
+                feed(rec.line, ev)
             else:
                 self.call(rec.line, rec.seat, "tichu")
+        return once and exchanged == 15
 
-    def sound(self) -> bool:
+    def sound(self, exchanged_once: bool) -> bool:
         """Whether the play is followed: the engine applied the deals and the
         exchanges (so they are sound), each seat exchanged once, and the Startkarten
         list 14 different cards (so they are the first 8 and the second deal)."""
         rnd = self.rnd
-        if rnd is None or rnd.phase is not _PLAY:
-            return False
-        exchanged = 0  # the seats that exchanged, as bits
-        for rec in self.rt.pre:
-            if rec.kind == "exchange":
-                if exchanged >> rec.seat & 1:
-                    return False
-                exchanged |= 1 << rec.seat
-        return exchanged == 15 and self.rt.fourteen
+        return rnd is not None and rnd.phase is _PLAY and exchanged_once and self.rt.fourteen
 
     # -- calls
 
