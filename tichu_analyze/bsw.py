@@ -1221,7 +1221,7 @@ class _Converter:
                 return None
         return None
 
-    def play(self, line: int, seat: int, tokens: tuple[str, ...], mask: Mask | None) -> None:
+    def play(self, line: int, seat: int, tokens: list[str], mask: Mask | None) -> None:
         rnd = self.rnd
         if rnd is None or self.raw:
             self.emit(line, Play(game=self.game, seat=seat, cards=list(tokens)))
