@@ -158,7 +158,6 @@ TCH_TOKEN: dict[str, str] = _build_tch_tokens()
 CARD_OF_TCH: dict[str, str] = {tch: token for token, tch in TCH_TOKEN.items()}
 """BSW card token -> format-1 card token."""
 
-_TCH_CARDS = frozenset(CARD_OF_TCH)
 _CARD_OF = CARD_OF_TCH.__getitem__
 
 WISH_OF_TCH: dict[str, str] = {letters: rank for rank, letters in _RANK_LETTERS.items()}
@@ -359,7 +358,7 @@ class _RoundText:
     names: list[str] = field(default_factory=list)  # by seat, as this round's lines name them
     blank: set[int] = field(default_factory=set)  # seats whose name the card lists leave blank
     hands8: list[list[str]] = field(default_factory=list)
-    firsts: list[set[str]] = field(default_factory=list)  # hands8 as sets of BSW tokens
+    firsts: list[set[str]] = field(default_factory=list)  # hands8 as sets
     start_line: int = 0  # the Startkarten header, 0 before it
     # the second deal: each Startkarten hand but its first 8 cards, in its order (one list
     # per Startkarten hand read), and whether every Startkarten hand is 14 different cards
@@ -518,23 +517,23 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
             return (f"expected {size} cards after the name of seat {seat}, found {len(parts)} "
                     "tokens")
         name, tokens = (parts.pop(0), parts) if len(parts) > size else ("", parts)
-        if not _TCH_CARDS.issuperset(tokens):
-            bad = next(t for t in tokens if t not in CARD_OF_TCH)
-            return f"hand of seat {seat}: {bad!r} is not a card"
+        try:  # (format-1 tokens: the set operations below find their hashes made)
+            cards = list(map(_CARD_OF, tokens))
+        except KeyError as e:
+            return f"hand of seat {seat}: {e.args[0]!r} is not a card"
         if grand:
             if not name.strip():
                 rt.blank.add(seat)
             rt.names.append(name)
-            rt.firsts.append(set(tokens))
-            hands.append(list(map(_CARD_OF, tokens)))
+            rt.firsts.append(set(cards))
+            hands.append(cards)
             return None
         if name.strip() and seat in rt.blank:  # the Startkarten name the newcomer
             rt.names[seat] = name
             rt.blank.discard(seat)
-        # (the second deal in the Startkarten order: BSW tokens name cards one to one)
-        hands.append(list(map(_CARD_OF, itertools.filterfalse(rt.firsts[seat].__contains__,
-                                                               tokens))))
-        if len(set(tokens)) != 14:
+        # the second deal: the cards not among the first 8, in the Startkarten order
+        hands.append(list(itertools.filterfalse(rt.firsts[seat].__contains__, cards)))
+        if len(set(cards)) != 14:
             rt.fourteen = False
         if seat == 3:
             rt.section = "pre"
