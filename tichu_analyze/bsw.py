@@ -1451,7 +1451,16 @@ def _readings(cards: Mask, highest: Combo) -> list[Combo]:
     list is never changed)."""
     got = _READINGS.get(cards)
     if got is None:
-        got = [c for r in range(2, 15)
+        # the ranks the Phoenix may stand for and keep the kind: one the other cards hold
+        # (a full house), or one from just below the lowest of them (the Mahjong's 1
+        # included) to just above the highest (a straight); any other rank leaves a single
+        # or a gap
+        held = [r for r in range(2, 15) if cards & RANK_MASK[r]]
+        ranks: Iterable[int] = held  # a full house
+        if highest.kind == Kind.STRAIGHT:
+            low = 1 if cards & _MAHJONG_BIT else held[0]
+            ranks = range(max(2, low - 1), min(14, held[-1] + 1) + 1)
+        got = [c for r in ranks
                if (c := classify(cards, r)) is not None and c.kind == highest.kind]
         got.sort(key=lambda c: c.rank, reverse=True)
         if len({c.rank for c in got}) < 2:
