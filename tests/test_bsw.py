@@ -1095,3 +1095,50 @@ def test_check_replays_once_and_reports_the_same(sample: str, seed: int) -> None
     r.finish(replay_tch(text.encode("utf-8"), "g", r))
     traced, _ = replay(text)
     assert found == traced  # the same messages whether the replay traces or not
+
+
+def test_phoenix_readings_are_every_reading_of_the_kind() -> None:
+    """The Phoenix's readings of a straight or full house (``bsw._readings``, which
+    classifies only the ranks held or next to them) are those of every rank 2..A:
+    random straights with the Phoenix in a gap or at an end (the Mahjong at the
+    bottom or not, a rank sometimes moved) and full houses of every pair of ranks."""
+    import random
+
+    from tichu_analyze import bsw
+    from tichu_analyze.cards import BIT, MAHJONG, PHOENIX, RANK_MASK
+    from tichu_analyze.combos import Kind, classified, classify
+
+    def card(rank: int, rng: random.Random) -> int:
+        return BIT[MAHJONG] if rank == 1 else 1 << (RANK_MASK[rank].bit_length() - 4
+                                                    + rng.randrange(4))
+
+    def every_rank(cards: int, kind: Kind) -> list[tuple[int, int | None]]:
+        got = [c for r in range(2, 15)
+               if (c := classify(cards, r)) is not None and c.kind == kind]
+        got.sort(key=lambda c: c.rank, reverse=True)
+        return [(c.rank, c.phoenix) for c in got] if len({c.rank for c in got}) > 1 else []
+
+    rng = random.Random(8)
+    masks = set()
+    for _ in range(3000):
+        n = rng.randint(4, 13)
+        low = rng.randint(1, 14 - n)
+        ranks = list(range(low, low + n + 1))
+        ranks.remove(rng.choice(ranks))  # where the Phoenix stands
+        if rng.random() < 0.2:
+            ranks[rng.randrange(len(ranks))] = rng.randint(1, 14)
+        masks.add(BIT[PHOENIX] | sum({card(r, rng) for r in ranks}))
+    for a in range(2, 15):
+        for b in range(2, 15):
+            picked = {card(a, rng) for _ in range(3)} | {card(b, rng) for _ in range(2)}
+            masks.add(BIT[PHOENIX] | sum(picked))
+    seen = 0
+    for cards in masks:
+        highest = classified(cards)
+        if highest is None or highest.kind not in (Kind.STRAIGHT, Kind.FULL_HOUSE) \
+                or highest.phoenix is None:
+            continue
+        seen += 1
+        got = bsw._readings(cards, highest)
+        assert [(c.rank, c.phoenix) for c in got] == every_rank(cards, highest.kind)
+    assert seen > 1000

@@ -195,7 +195,8 @@ def _feed_both(events: list[dict]) -> tuple[list[Diagnostic], list[Diagnostic], 
     """The events replayed twice: through ``Replay.feed`` alone, and through
     ``Replay.feed_move`` for every play and pass its contract allows (the round in play,
     no Dragon trick awaiting its gift; a play's mask when its tokens are 56 distinct
-    cards), as the ``.tch`` reader feeds them."""
+    cards), a pass through ``Replay.feed_pass`` first (which applies a reply in turn and
+    leaves any other pass alone), as the ``.tch`` reader feeds them."""
     decoder = msgspec.json.Decoder(Event)
     plain: list[Diagnostic] = []
     moved: list[Diagnostic] = []
@@ -211,6 +212,8 @@ def _feed_both(events: list[dict]) -> tuple[list[Diagnostic], list[Diagnostic], 
         rnd = game.round if game is not None and not game.ended else None
         if (game is not None and rnd is not None and isinstance(ev, (Play, Pass))
                 and rnd.phase is RoundPhase.PLAY and not rnd.gift_due()):
+            if isinstance(ev, Pass) and two.feed_pass(line, game, rnd, ev):
+                continue
             mask = 0
             if isinstance(ev, Play) and all(t in CARD_BY_TOKEN for t in ev.cards) \
                     and len(set(ev.cards)) == len(ev.cards):
@@ -225,9 +228,9 @@ def _feed_both(events: list[dict]) -> tuple[list[Diagnostic], list[Diagnostic], 
 @given(seed=st.integers(min_value=0, max_value=2**20), picks=st.lists(
     st.integers(min_value=0), min_size=0, max_size=3))
 def test_feed_move_is_feed(seed: int, picks: list[int]) -> None:
-    """``feed_move`` (the ``.tch`` reader's short way) checks and applies a move exactly
-    as ``feed`` does: the same diagnostics, the same state, on games with up to three
-    corrupted events."""
+    """``feed_move`` and ``feed_pass`` (the ``.tch`` reader's short ways) check and apply
+    a move exactly as ``feed`` does: the same diagnostics, the same state, on games with
+    up to three corrupted events."""
     events = list(simulate(2, seed))
     for pick in picks:
         _, events = _mutations(events, random.Random(pick))

@@ -158,6 +158,8 @@ TCH_TOKEN: dict[str, str] = _build_tch_tokens()
 CARD_OF_TCH: dict[str, str] = {tch: token for token, tch in TCH_TOKEN.items()}
 """BSW card token -> format-1 card token."""
 
+_CARD_OF = CARD_OF_TCH.__getitem__
+
 WISH_OF_TCH: dict[str, str] = {letters: rank for rank, letters in _RANK_LETTERS.items()}
 """BSW wish letters (``"B"``, ``"D"``, ``"10"`` ...) -> format-1 rank token."""
 
@@ -166,6 +168,7 @@ _CALL = re.compile(r"(Grosses Tichu|Tichu|Drache an):\s*\(([0-3])\)(.*)")
 _SEAT_TEXT = ("(0)", "(1)", "(2)", "(3)")
 _SEAT_OF = {text: seat for seat, text in enumerate(_SEAT_TEXT)}
 _RESULT = re.compile(r"Ergebnis:\s*(-?\d+)\s*-\s*(-?\d+)\s*")
+_CALL_KINDS = {"Grosses Tichu": "grand", "Tichu": "tichu", "Drache an": "gift"}
 _WISH = re.compile(r"Wunsch:\s*(\S*)\s*")
 
 GRAND_HEADER = "---------------Gr.Tichukarten------------------"
@@ -336,8 +339,9 @@ pass, play, tichu, grand, gift (``seat``: the Dragon's recipient), wish, result
 (``seat`` -1). ``data``: a play's :data:`_Cards`, a wish's rank token, a result's
 score; else None. Plain tuples: a round has hundreds, and the same ``(kind, seat, data)``
 of a line's text comes again and again."""
-_Cards = tuple[tuple[str, ...], Mask | None, int]
-"""The cards of a play: format-1 tokens, their mask (None if a card is repeated), and
+_Cards = tuple[list[str], Mask | None, int]
+"""The cards of a play: format-1 tokens (a list never changed: the events of ``check``
+share it), their mask (None if a card is repeated), and
 whether the play is plain (:data:`_PLAIN`, :data:`_PLAIN_MAHJONG`; else 0): no repeated
 card, no bomb, and no Phoenix but alone (the plays :meth:`_Converter.follow_play` may
 feed the short way)."""
@@ -354,8 +358,12 @@ class _RoundText:
     names: list[str] = field(default_factory=list)  # by seat, as this round's lines name them
     blank: set[int] = field(default_factory=set)  # seats whose name the card lists leave blank
     hands8: list[list[str]] = field(default_factory=list)
+    firsts: list[set[str]] = field(default_factory=list)  # hands8 as sets
     start_line: int = 0  # the Startkarten header, 0 before it
-    hands14: list[list[str]] = field(default_factory=list)
+    # the second deal: each Startkarten hand but its first 8 cards, in its order (one list
+    # per Startkarten hand read), and whether every Startkarten hand is 14 different cards
+    six: list[list[str]] = field(default_factory=list)
+    fourteen: bool = True
     section: str = "grand"  # grand, start, pre, play, over (Ergebnis read), done, skip
     lines: int = 0  # non-blank lines read after the header
     grand: list[_Rec] = field(default_factory=list)
@@ -364,30 +372,11 @@ class _RoundText:
     unreadable: tuple[int, str] | None = None
 
 
-def _hand_line(text: str, seat: int, size: int) -> tuple[str, list[str]] | str:
-    """``(seat)name C C ... C``: the name and ``size`` cards, or an error message.
-
-    The name is everything before the last ``size`` space-separated tokens, so
-    it may hold spaces and non-breaking spaces.
-    """
-    if not text.startswith(_SEAT_TEXT[seat]):
-        return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
-    parts = text[3:].rsplit(" ", size)  # the name, then the cards (``text`` is stripped)
-    if len(parts) < size:
-        return f"expected {size} cards after the name of seat {seat}, found {len(parts)} tokens"
-    name, tokens = (parts.pop(0), parts) if len(parts) > size else ("", parts)
-    try:
-        return name, [CARD_OF_TCH[t] for t in tokens]
-    except KeyError as e:
-        return f"hand of seat {seat}: {e.args[0]!r} is not a card"
-
-
 _OTHERS = tuple(tuple((giver + k) & 3 for k in (1, 2, 3)) for giver in range(4))
 """The seats a seat gives to, in the order BSW lists them."""
 _RECEIVERS = tuple(tuple(sorted(others)) for others in _OTHERS)
 """The seats a seat gives to, in seat order (as ``exchange.give`` lists them)."""
 _SEAT_KEY = ("0", "1", "2", "3")
-_FOURTEENS = [14, 14, 14, 14]
 
 
 def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
@@ -400,7 +389,7 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
     gives: dict[int, str] = {}
     pos = 0
     order = _OTHERS[giver]
-    if body.endswith(" -"):  # the usual line: the three others in order, one card each
+    if body[-2:] == " -":  # the usual line: the three others in order, one card each
         parts = body[:-2].split(" - ")
         if len(parts) == 3:
             get = CARD_OF_TCH.get
@@ -408,7 +397,7 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
                 name = names[to]
                 n = len(name)
                 card = get(part[n + 2 :])
-                if card is None or not part.startswith(name) or not part.startswith(": ", n):
+                if card is None or part[:n] != name or part[n : n + 2] != ": ":
                     gives.clear()
                     break
                 gives[to] = card
@@ -480,7 +469,7 @@ def _play_body(body: str) -> _Cards | str:
     if got is not None:
         return got
     try:
-        cards = tuple(CARD_OF_TCH[t] for t in body.split(" ") if t)
+        cards = [CARD_OF_TCH[t] for t in body.split(" ") if t]
     except KeyError as e:
         return f"{e.args[0]!r} is not a card"
     if len(_BODIES) >= _BODIES_LIMIT:
@@ -502,11 +491,11 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
     """Take one non-blank line of a round before its ``Rundenverlauf`` into ``rt``
     (``head``: the header it is, if one); an error message if not understood."""
     section = rt.section
-    if text.startswith("BOMBE:"):
+    if text[0] == "B" and text.startswith("BOMBE:"):
         return None  # cosmetic: who holds a bomb
     if section in ("grand", "start"):
-        hands = rt.hands8 if section == "grand" else rt.hands14
-        size = 8 if section == "grand" else 14
+        grand = section == "grand"
+        hands = rt.hands8 if grand else rt.six
         if len(hands) == 4:  # only in "grand": "start" moves on with its fourth hand
             if head == "Startkarten":
                 rt.section, rt.start_line = "start", no
@@ -516,19 +505,37 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
                 rt.grand.append(_Rec("grand", no, int(call.group(2))))
                 return None
             return "expected the Startkarten header after the four first hands"
-        got = _hand_line(text, len(hands), size)
-        if isinstance(got, str):
-            return got
-        name, cards = got
-        if section == "grand":
+        # the hand of the next seat, ``(seat)name C C ... C``: the name is everything before
+        # the last ``size`` space-separated tokens, so it may hold spaces and non-breaking
+        # spaces; the cards are BSW tokens
+        seat = len(hands)
+        size = 8 if grand else 14
+        if text[:3] != _SEAT_TEXT[seat]:
+            return f"expected the hand of seat {seat}, '({seat})name' and {size} cards"
+        parts = text[3:].rsplit(" ", size)  # the name, then the cards (``text`` is stripped)
+        if len(parts) < size:
+            return (f"expected {size} cards after the name of seat {seat}, found {len(parts)} "
+                    "tokens")
+        name, tokens = (parts.pop(0), parts) if len(parts) > size else ("", parts)
+        try:  # (format-1 tokens: the set operations below find their hashes made)
+            cards = list(map(_CARD_OF, tokens))
+        except KeyError as e:
+            return f"hand of seat {seat}: {e.args[0]!r} is not a card"
+        if grand:
             if not name.strip():
-                rt.blank.add(len(rt.names))
+                rt.blank.add(seat)
             rt.names.append(name)
-        elif name.strip() and len(hands) in rt.blank:  # the Startkarten name the newcomer
-            rt.names[len(hands)] = name
-            rt.blank.discard(len(hands))
-        hands.append(cards)
-        if section == "start" and len(hands) == 4:
+            rt.firsts.append(set(cards))
+            hands.append(cards)
+            return None
+        if name.strip() and seat in rt.blank:  # the Startkarten name the newcomer
+            rt.names[seat] = name
+            rt.blank.discard(seat)
+        # the second deal: the cards not among the first 8, in the Startkarten order
+        hands.append(list(itertools.filterfalse(rt.firsts[seat].__contains__, cards)))
+        if len(set(cards)) != 14:
+            rt.fourteen = False
+        if seat == 3:
             rt.section = "pre"
         return None
     # section == "pre": calls and the exchange
@@ -541,7 +548,7 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         giver = ord(text[1]) - 48
         name = rt.names[giver]
         n = len(name) + 3
-        if text.startswith(name, 3) and text.startswith(" gibt: ", n):  # "(N)name gibt: "
+        if text[3:n] == name and text[n : n + 7] == " gibt: ":  # "(N)name gibt: "
             body = text[n + 7 :]
         elif " gibt: " in text:
             name, body = text[3:].split(" gibt: ", 1)
@@ -574,15 +581,17 @@ def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
             return move
         rt.play.append(move)
         return None
-    if text.startswith("BOMBE:"):
-        return None  # cosmetic: who holds a bomb
-    call = _CALL.fullmatch(text)
-    if call is not None:
-        kind = {"Grosses Tichu": "grand", "Tichu": "tichu", "Drache an": "gift"}[call.group(1)]
-        rt.play.append((no, (kind, int(call.group(2)), None)))
-        return None
-    wish = _WISH.fullmatch(text)
-    if wish is not None:
+    first = text[0]  # (each pattern below starts with its own letter)
+    if first in "GTD":
+        call = _CALL.fullmatch(text)
+        if call is not None:
+            kind = _CALL_KINDS[call.group(1)]
+            rt.play.append((no, (kind, int(call.group(2)), None)))
+            return None
+    elif first == "B":
+        if text.startswith("BOMBE:"):
+            return None  # cosmetic: who holds a bomb
+    elif first == "W" and (wish := _WISH.fullmatch(text)) is not None:
         letters = wish.group(1)
         if letters in ("", "0"):
             return None  # no wish
@@ -592,8 +601,7 @@ def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
             return "a wish before any play"
         rt.play.append((no, ("wish", -1, WISH_OF_TCH[letters])))
         return None
-    result = _RESULT.fullmatch(text)
-    if result is not None:
+    elif first == "E" and (result := _RESULT.fullmatch(text)) is not None:
         if max(len(result.group(1)), len(result.group(2))) > 9:
             return "a score of more than nine digits"  # (and int() would refuse 4,300)
         rt.play.append((no, ("result", -1, (int(result.group(1)), int(result.group(2))))))
@@ -641,7 +649,7 @@ def check_tch(lines: TchLines, game_id: str, replay: Replay) -> int:
     the lines not understood are reported as L002. Returns the number of events and
     unreadable lines (what :func:`read_tch` would yield)."""
     n = 0
-    for batch in _batches(lines, _Reader(game_id, replay)):
+    for batch in _batches(lines, _Reader(game_id, replay, share=True)):
         if not batch:
             continue
         n += len(batch)
@@ -660,7 +668,10 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
     moves: dict[str | None, _What] | None = None
     known: dict[str | None, _What] = {}
     names: list[str] = []
-    heads = _NO_HEADS  # for ``names``: the texts of their passes and the starts of their plays
+    # for ``names``: each seat's pass line, ``(N)name passt.``, and the start of its play
+    # lines, ``(N)name: ``
+    pass_lines: list[str] = []
+    play_heads: list[str] = []
     played = _NO_MOVES  # ``rt.play`` while ``moves``
     count = 0  # while ``moves``: the round's lines read (``rt.lines``, kept here)
     for no, raw in enumerate(lines, 1):
@@ -668,7 +679,24 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
             # the fast path for plays and passes of the round ``rt``
             move = moves.get(raw)
             if move is None and raw is not None:
-                move = _fast_move(raw, heads)
+                # a line not seen yet: a pass or a play of a seat under its name? (Else
+                # :func:`_parse_play` reads it. ``raw`` is not stripped: BSW writes a pass
+                # line without spaces around it, and the spaces after a play's cards are no
+                # token; a line with other spaces is left to _parse_play, which reads it
+                # alike.)
+                seat = _SEAT_OF.get(raw[:3], -1)
+                if seat >= 0:
+                    start = play_heads[seat]
+                    cut = len(start)
+                    if raw[:cut] == start:  # (a play; a pass line never starts so)
+                        body = raw[cut:]
+                        got = _BODIES.get(body)
+                        if got is None:
+                            got = _play_body(body)
+                        if not isinstance(got, str):
+                            move = ("play", seat, got)
+                    elif raw == pass_lines[seat]:
+                        move = _PASSES[seat]
                 if move is not None and len(moves) < _MOVES_LIMIT:
                     moves[raw] = move
             if move is not None and count < MAX_ROUND_LINES:
@@ -721,7 +749,8 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
         elif rt.section == "play" and moves is None and len(rt.names) == 4:
             if rt.names != names:
                 names, known = list(rt.names), {}
-                heads = _heads(names)
+                pass_lines = [f"{_SEAT_TEXT[seat]}{name} passt." for seat, name in enumerate(names)]
+                play_heads = [f"{_SEAT_TEXT[seat]}{name}: " for seat, name in enumerate(names)]
             moves = known
             played = rt.play
         if moves is not None:
@@ -749,52 +778,24 @@ _MOVES_LIMIT = 4096
 _NO_MOVES: list[_Move] = []  # (never appended to: ``moves`` is None with it)
 
 
-_Heads = tuple[list[str], list[str]]
-_NO_HEADS: _Heads = ([], [])
 _PASSES: list[_What] = [("pass", seat, None) for seat in range(4)]
-
-
-def _heads(names: list[str]) -> _Heads:
-    """For the seats' ``names``: each seat's pass line, ``(N)name passt.``, and the start of
-    its play lines, ``(N)name: ``."""
-    return ([f"{_SEAT_TEXT[seat]}{name} passt." for seat, name in enumerate(names)],
-            [f"{_SEAT_TEXT[seat]}{name}: " for seat, name in enumerate(names)])
-
-
-def _fast_move(raw: str, heads: _Heads) -> _What | None:
-    """A line of the Rundenverlauf that is a pass or a play of a seat under its name
-    (``heads``: :func:`_heads` of the names) as ``(kind, seat, data)`` (:data:`_Move`),
-    else None (:func:`_parse_play` reads it). ``raw`` is not stripped: BSW writes a pass
-    line without spaces around it, and the spaces after a play's cards are no token; a
-    line with other spaces is left to :func:`_parse_play`, which reads it alike."""
-    seat = _SEAT_OF.get(raw[:3], -1)
-    if seat < 0:
-        return None
-    passes, plays = heads
-    if raw == passes[seat]:
-        return _PASSES[seat]
-    head = plays[seat]
-    if raw.startswith(head):
-        body = raw[len(head) :]
-        got = _BODIES.get(body)
-        if got is None:
-            got = _play_body(body)
-        if not isinstance(got, str):
-            return ("play", seat, got)
-    return None
 
 
 class _Reader:
     """Game-level state of one file: the game start, the round numbers, who sits
     where, and the engine the rounds are followed on."""
 
-    def __init__(self, game_id: str, engine: Replay) -> None:
+    def __init__(self, game_id: str, engine: Replay, share: bool = False) -> None:
         self.game = game_id
         self.engine = engine
+        # the events are fed and dropped, never given out (``check``): a play's cards may be
+        # the list its line's memo holds, not a copy
+        self.share = share
         self.started = False
         self.rounds = 0
         self.names: list[str] = []  # by seat, as the last round's lines named them
         self.players: list[str] = []  # by seat, as the events name them
+        self.passes = [Pass(game=game_id, seat=s) for s in range(4)]  # (frozen: shared)
 
     def round(self, rt: _RoundText) -> list[tuple[int, Event | Unreadable]]:
         """The events of one round (after the game's start, for the first)."""
@@ -818,7 +819,7 @@ class _Reader:
             self.started = True
             start = (rt.line, GameStart(game=self.game, players=self.players, target=TARGET))
             self.engine.feed(rt.line, start[1])
-        out = _convert(self.engine, self.game, self.rounds, rt, changed)
+        out = _convert(self, self.rounds, rt, changed)
         if start is not None:
             out.insert(0, start)
         return out
@@ -861,16 +862,17 @@ class _Mark:
         return self.round
 
 
-def _convert(engine: Replay, game: str, number: int, rt: _RoundText,
+def _convert(reader: _Reader, number: int, rt: _RoundText,
              players: list[str] | None) -> list[tuple[int, Event | Unreadable]]:
-    """The events of one round (``players``: the seating if it changed with it), fed to
-    ``engine`` as they are read; where the log reads two legal ways and the default
+    """The events of one round of ``reader``'s game (``players``: the seating if it changed
+    with it), fed to its engine as they are read; where the log reads two legal ways and the default
     reading does not give the recorded Ergebnis, the first reading that does. The
     engine ends up fed with the events returned, its diagnostics reported once."""
     held: list[Diagnostic] = []
+    engine = reader.engine
     engine.hold(held)
     try:
-        first = last = _Converter(engine, game, number, rt, players, held)
+        first = last = _Converter(reader, number, rt, players, held)
         out = first.run()
         chosen = first
         if first.mismatch and first.decisions:
@@ -881,7 +883,7 @@ def _convert(engine: Replay, game: str, number: int, rt: _RoundText,
                 if flips in tried:
                     continue
                 tried.add(flips)
-                last = _Converter(engine, game, number, rt, players, held, flips, first.mark)
+                last = _Converter(reader, number, rt, players, held, flips, first.mark)
                 got = last.run()
                 if not last.mismatch:
                     out, chosen = got, last
@@ -989,13 +991,15 @@ class _Converter:
     synthesized gift's recipient) the round is ``dirty``: fed again once settled.
     """
 
-    def __init__(self, engine: Replay, game: str, number: int, rt: _RoundText,
+    def __init__(self, reader: _Reader, number: int, rt: _RoundText,
                  players: list[str] | None, held: list[Diagnostic],
                  flips: frozenset[int] = frozenset(), mark: _Mark | None = None) -> None:
-        self.engine = engine
+        self.engine = reader.engine
         self.held = held
+        self.passes = reader.passes  # the game's, by seat (frozen: shared)
+        self.share = reader.share
         self.mark = mark  # None on the first reading: made once its round_start is fed
-        self.game = game
+        self.game = reader.game
         self.number = number
         self.rt = rt
         self.players = players
@@ -1036,9 +1040,8 @@ class _Converter:
             self.emit(rt.line, Deal(game=self.game, hands=rt.hands8))  # (rt is read only)
             for rec in rt.grand:
                 self.call(rec.line, rec.seat, "grand_tichu")
-            if len(rt.hands14) == 4:
-                self.pre_play()
-                self.raw = not self.sound()
+            if len(rt.six) == 4:
+                self.raw = not self.sound(self.pre_play())
                 self.playing = True
                 self.follow_play()
                 self.resolve_phoenix()
@@ -1052,7 +1055,7 @@ class _Converter:
         rnd = self.rnd
         # the game whose round ``rnd`` is: plays and passes in its play are fed the short way
         game = self.mark.game if self.mark is not None else None
-        passes = [Pass(game=self.game, seat=s) for s in range(4)]  # (frozen: shared)
+        passes = self.passes
         if rnd is None or game is None:  # not followed on the engine (so ``raw``)
             for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
                 self.index = i
@@ -1065,21 +1068,24 @@ class _Converter:
             return
         out = self.out
         engine = self.engine  # (its methods called on it: native calls when compiled)
-        game_id, first_play, last_of = self.game, self.first_play, self.last_of
+        traced = engine._trace  # (never, as the reader is used: feed_move is feed then)
+        game_id, first_play, last_of, share = self.game, self.first_play, self.last_of, self.share
+        # ``self.raw``, and whether a plain play may go the short way as far as the converter
+        # goes (no Phoenix play on the table to learn its reading from the next play): only
+        # :meth:`play` and :meth:`other` change them
+        raw = self.raw
+        quick = not raw and self.top_phoenix is None
         for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
-                if self.raw:
+                if raw:
                     self.emit(line, passes[seat])
-                elif (seat == rnd.turn and rnd.top is not None and not rnd.closing
-                      and rnd.phase is _PLAY and rnd.hands[seat]):
-                    ev = passes[seat]
-                    out.append((line, ev))
-                    engine.feed_move(line, game, rnd, ev)
+                elif engine.feed_pass(line, game, rnd, passes[seat]):  # a reply in turn
+                    out.append((line, passes[seat]))
                 # else the winner collecting its trick, or a pass by a seat not on turn:
                 # dropped
             elif kind == "play":
                 tokens, mask, plain = data
-                if (plain and not self.raw and self.top_phoenix is None and rnd.phase is _PLAY
+                if (plain and quick and rnd.phase is _PLAY
                         and (hand := rnd.hands[seat]) and mask & hand == mask
                         and ((top := rnd.top) is None and seat == rnd.turn
                              or not rnd.closing and seat == rnd.turn
@@ -1093,54 +1099,63 @@ class _Converter:
                     # before it (what :meth:`play` does, without its cases)
                     if plain == _PLAIN_MAHJONG:
                         self.index = i
-                        played = Play(game=game_id, seat=seat, cards=list(tokens),
+                        played = Play(game=game_id, seat=seat,
+                                      cards=tokens if share else list(tokens),
                                       wish=self.wish_of())
                     else:
-                        played = Play(game=game_id, seat=seat, cards=list(tokens))
+                        played = Play(game=game_id, seat=seat,
+                                      cards=tokens if share else list(tokens))
                     if first_play[seat] is None:
                         first_play[seat] = played
                         self.first_index[seat] = i
                     last_of[seat] = self.last_play = played
                     out.append((line, played))
-                    engine.feed_move(line, game, rnd, played, mask)
+                    if traced:
+                        engine.feed_move(line, game, rnd, played, mask)
+                    else:  # what feed_move does, a call less (the most frequent event)
+                        engine._line = line
+                        engine._game = game
+                        engine._play(game, rnd, played, mask)
                 else:
                     self.index = i
                     self.play(line, seat, tokens, mask)
+                    raw = self.raw
+                    quick = not raw and self.top_phoenix is None
             else:
                 self.index = i
                 self.other(kind, line, seat, data)
+                raw = self.raw
+                quick = not raw and self.top_phoenix is None
 
-    def pre_play(self) -> None:
-        """The second deal (Startkarten minus the first 8), calls and exchanges in file order."""
+    def pre_play(self) -> bool:
+        """The second deal (Startkarten minus the first 8), calls and exchanges in file
+        order; whether each seat exchanged once."""
         rt = self.rt
-        six = []
-        for h8, h14 in zip(rt.hands8, rt.hands14, strict=True):
-            first = set(h8)
-            six.append([c for c in h14 if c not in first])
-        self.emit(rt.start_line, Deal(game=self.game, hands=six))
+        game, out, feed = self.game, self.out, self.engine.feed
+        self.emit(rt.start_line, Deal(game=game, hands=rt.six))  # (rt is read only)
+        exchanged = 0  # the seats that exchanged, as bits
+        once = True
         for rec in rt.pre:
             if rec.kind == "exchange":
-                give = rec.give  # (a card for each of the three others: by seat, in order)
-                a, b, c = _RECEIVERS[rec.seat]
-                self.emit(rec.line, Exchange(game=self.game, seat=rec.seat, give={
-                    _SEAT_KEY[a]: give[a], _SEAT_KEY[b]: give[b], _SEAT_KEY[c]: give[c]}))
+                seat, give = rec.seat, rec.give  # (give: a card for each of the three others)
+                if exchanged >> seat & 1:
+                    once = False
+                exchanged |= 1 << seat
+                a, b, c = _RECEIVERS[seat]  # (by seat, in order)
+                ev = Exchange(game=game, seat=seat, give={
+                    _SEAT_KEY[a]: give[a], _SEAT_KEY[b]: give[b], _SEAT_KEY[c]: give[c]})
+                out.append((rec.line, ev))  # (:meth:`emit`, inline)
+                feed(rec.line, ev)
             else:
                 self.call(rec.line, rec.seat, "tichu")
+        return once and exchanged == 15
 
-    def sound(self) -> bool:
+    def sound(self, exchanged_once: bool) -> bool:
         """Whether the play is followed: the engine applied the deals and the
         exchanges (so they are sound), each seat exchanged once, and the Startkarten
         list 14 different cards (so they are the first 8 and the second deal)."""
         rnd = self.rnd
-        if rnd is None or rnd.phase is not _PLAY:
-            return False
-        exchanged = 0  # the seats that exchanged, as bits
-        for rec in self.rt.pre:
-            if rec.kind == "exchange":
-                if exchanged >> rec.seat & 1:
-                    return False
-                exchanged |= 1 << rec.seat
-        return exchanged == 15 and [len(set(h14)) for h14 in self.rt.hands14] == _FOURTEENS
+        return rnd is not None and rnd.phase is _PLAY and exchanged_once and self.rt.fourteen
 
     # -- calls
 
@@ -1205,7 +1220,7 @@ class _Converter:
                 return None
         return None
 
-    def play(self, line: int, seat: int, tokens: tuple[str, ...], mask: Mask | None) -> None:
+    def play(self, line: int, seat: int, tokens: list[str], mask: Mask | None) -> None:
         rnd = self.rnd
         if rnd is None or self.raw:
             self.emit(line, Play(game=self.game, seat=seat, cards=list(tokens)))
@@ -1234,7 +1249,7 @@ class _Converter:
                     (seat == rnd.top_seat or not rnd.hands[rnd.top_seat])
                     and rnd.next_leader() == seat)):
             for s in self.missing_passes(seat, mask, combo, bomb):
-                self.emit(line, Pass(game=self.game, seat=s))  # passes BSW did not log
+                self.emit(line, self.passes[s])  # passes BSW did not log
             top = rnd.top
         if rnd.closing or rnd.dragon_due:
             if rnd.gift_due() and not (bomb and seat != rnd.top_seat):
@@ -1360,7 +1375,7 @@ class _Converter:
         if rnd is not None and not self.raw and rnd.phase == Phase.PLAY and \
                 rnd.top is not None and rnd.top.cards == _DRAGON_BIT:
             for s in rnd.passes_to_close():
-                self.emit(line, Pass(game=self.game, seat=s))  # passes BSW did not log
+                self.emit(line, self.passes[s])  # passes BSW did not log
         if rnd is None or self.raw or not rnd.gift_due():
             # no Dragon trick to give: as recorded (ignored after a double victory, else G003)
             self.emit(line, DragonGift(game=self.game, seat=self.dragon_player(), to=to))
@@ -1436,7 +1451,16 @@ def _readings(cards: Mask, highest: Combo) -> list[Combo]:
     list is never changed)."""
     got = _READINGS.get(cards)
     if got is None:
-        got = [c for r in range(2, 15)
+        # the ranks the Phoenix may stand for and keep the kind: one the other cards hold
+        # (a full house), or one from just below the lowest of them (the Mahjong's 1
+        # included) to just above the highest (a straight); any other rank leaves a single
+        # or a gap
+        held = [r for r in range(2, 15) if cards & RANK_MASK[r]]
+        ranks: Iterable[int] = held  # a full house
+        if highest.kind == Kind.STRAIGHT:
+            low = 1 if cards & _MAHJONG_BIT else held[0]
+            ranks = range(max(2, low - 1), min(14, held[-1] + 1) + 1)
+        got = [c for r in ranks
                if (c := classify(cards, r)) is not None and c.kind == highest.kind]
         got.sort(key=lambda c: c.rank, reverse=True)
         if len({c.rank for c in got}) < 2:

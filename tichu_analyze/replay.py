@@ -269,6 +269,33 @@ class Replay:
         else:
             self._play(game, rnd, ev, mask)  # type: ignore[arg-type]
 
+    def feed_pass(self, line: int, game: GameState, rnd: RoundState, ev: Pass) -> bool:
+        """For a reader that follows the state it feeds (the ``.tch`` reader): apply
+        ``ev``, a pass in ``game``'s round ``rnd`` (its current round), if it is a reply in
+        turn -- the round in play, a trick on the table and not over, the seat on turn and
+        holding cards -- as :meth:`feed` would (so :meth:`feed_move`'s contract holds);
+        else change nothing and return False. The most frequent event of a ``.tch`` file:
+        its test is made once, here."""
+        seat = ev.seat
+        if (seat != rnd.turn or rnd.top is None or rnd.closing or rnd.phase is not _PLAY
+                or not rnd.hands[seat]):
+            return False
+        if self._trace or rnd.wish is not None:
+            self.feed_move(line, game, rnd, ev)
+            return True
+        self._line = line
+        self._game = game
+        # as :meth:`_pass` applies a pass in turn without a wish open: the same lines, inline
+        # (a call to a shared helper would cost the JSON path as much as it saves here)
+        passed = rnd.passed = rnd.passed | 1 << seat
+        holding = rnd.holding
+        if holding & ~(1 << rnd.top_seat) & ~passed == 0:
+            rnd.closing = True
+            rnd.turn = rnd.next_leader()
+        else:
+            rnd.turn = rnd.next_table[holding][seat]
+        return True
+
     # ---------------------------------------------------------------- tracing
 
     def _end_step(self, outcome: int) -> None:
