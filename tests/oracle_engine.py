@@ -15,7 +15,17 @@ are left out of the comparison - at anything it does not model with confidence: 
 malformed line or event (L001-L004), an event out of sequence (L007), a bad deal (D001)
 or exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
 with the wished rank, and the cases where the engine is known to disagree (noted where
-they occur). A game naming ``variants`` is not judged at all.
+they occur).
+
+Variants (rules.md 9): the house rules of 9.1 are judged - ``wish-penalty-200`` (each
+W001 gives the other team 200 in the round's score), ``phoenix-in-bombs`` (the Phoenix
+completes a four of a kind or a straight flush, a bomb in every rule, the wish search
+included), ``dog-can-be-bombed`` (a bomb on the Dog is no B003: it is applied as a lead,
+as B003's "replay then" has it, and, played by a seat not due to lead, like any bomb
+onto a trick never a wish violation, 6.4). They come from ``game_start.variants`` and
+from the ``variants`` given to :class:`Oracle` (the command line's ``--variant``). A
+game under ``tientsin``, ``trichu``, an unknown name or a ``variants`` that is not a
+list of names is not judged at all.
 
 Where the spec leaves room it reads as follows (each noted where it is applied):
 one code for a play's legality - an out-of-turn play is P003 alone, a bound seat's play
@@ -24,6 +34,12 @@ a play that is no combination (P002) or a Dog on a trick (P007) counts as the se
 pass and the turn moves on (rules 8, "the turn moves on"; the decision docs/rules.md
 writes down); a P002 where a lead is due passes the lead to the next seat, the top
 unchanged (after the Dog, a bomb by another seat is still B003).
+Where 9.1 leaves room: under ``phoenix-in-bombs`` a Phoenix straight whose other cards
+share a suit is a straight flush, never a plain straight, as docs/rules.md writes down;
+a W001's 200 go to the other team after a double victory too ("a violation of the wish
+gives the other team 200 points" names no exception; "each W001", docs/rules.md); under
+``dog-can-be-bombed`` the bomb of the seat due to lead after the Dog is its lead, bound
+by the wish like any led bomb (6.4).
 """
 
 from __future__ import annotations
@@ -51,6 +67,7 @@ CODES = frozenset({
     "B001", "B002", "B003", "W001", "W002", "G001", "G002", "G003", "S001", "S002",
 })
 DECK = frozenset(ALL_TOKENS)
+HOUSE_RULES = frozenset({"wish-penalty-200", "phoenix-in-bombs", "dog-can-be-bombed"})
 POINTS = {"Dragon": 25, "Phoenix": -25}
 
 
@@ -82,6 +99,11 @@ def _cards(value: object) -> list[str]:
     return list(value)
 
 
+def _four_names(players: object) -> bool:
+    return (isinstance(players, list) and len(players) == 4
+            and all(isinstance(p, str) and p for p in players) and len(set(players)) == 4)
+
+
 def _is_dragon(play: Play | None) -> bool:
     return play is not None and play.kind == SINGLE and play.rank == 15 and not play.phoenix_single
 
@@ -93,6 +115,7 @@ def _is_bomb(play: Play) -> bool:
 @dataclass
 class Round:
     number: int
+    variants: frozenset[str] = frozenset()
     diags: list[tuple[str, int]] = field(default_factory=list)
     judged: set[int] = field(default_factory=set)
     judging: bool = True
@@ -117,6 +140,16 @@ class Round:
     gift_owed: int | None = None  # the winner of a Dragon trick that is over, not given
     double_victory: bool = False
     ended: bool = False  # its round_end was seen
+    penalties: list[int] = field(default_factory=list)  # the seats of every W001
+
+    @property
+    def phoenix_bombs(self) -> bool:
+        return "phoenix-in-bombs" in self.variants
+
+    def wish_ignored(self, seat: int, line: int) -> None:
+        """W001 (and under ``wish-penalty-200`` its 200 points to the other team)."""
+        self.report("W001", line)
+        self.penalties.append(seat)
 
     def report(self, code: str, line: int) -> None:
         self.diags.append((code, line))
@@ -133,8 +166,10 @@ class Round:
 class Oracle:
     """Replays one file; ``diagnostics``/``judged`` hold the result."""
 
-    def __init__(self) -> None:
+    def __init__(self, variants: Iterable[str] = ()) -> None:
         self.rounds: dict[str, Round | None] = {}  # the current round of every game
+        self.extra = frozenset(variants)  # the command line's --variant
+        self.variants: dict[str, frozenset[str]] = {}  # of every game
         self.skipped_games: set[str] = set()
         self.all_rounds: list[Round] = []
 
@@ -184,8 +219,14 @@ class Oracle:
         if game in self.skipped_games:
             return
         if kind == "game_start":
-            if game in self.rounds or ev.get("variants"):
-                self.skipped_games.add(game)  # L006, or a variant: not judged
+            names = ev.get("variants") or []
+            if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+                names = ["?"]
+            variants = frozenset(names) | self.extra
+            players = ev.get("players")
+            if game in self.rounds or not variants <= HOUSE_RULES or not _four_names(players):
+                self.skipped_games.add(game)  # L006, L002, or a variant not judged
+            self.variants[game] = variants
             self.rounds[game] = None
             return
         if game not in self.rounds:
@@ -193,20 +234,18 @@ class Oracle:
         rnd = self.rounds[game]
         if kind == "round_start":
             number, players = ev.get("round"), ev.get("players")
-            if type(number) is not int or "dummy" in ev or players is not None and not (
-                    isinstance(players, list) and len(players) == 4
-                    and all(isinstance(p, str) and p for p in players)
-                    and len(set(players)) == 4):
+            if type(number) is not int or "dummy" in ev or (
+                    players is not None and not _four_names(players)):
                 return  # L002: skipped
             expected = 1 if rnd is None else rnd.number + 1
             if number != expected:  # L007: skipped, and the events of its round
                 if rnd is not None:
                     rnd.judging = False
-                new = Round(number, judging=False)
+                new = Round(number, self.variants[game], judging=False)
             else:
                 old_judged = rnd is None or rnd.judging
                 self._close(rnd, line)
-                new = Round(number)
+                new = Round(number, self.variants[game])
                 if old_judged:
                     new.judged.add(line)  # (else what it shows of the old round is unknown)
             self.rounds[game] = new
@@ -323,14 +362,15 @@ class Oracle:
             phoenix = RANK_WORDS[phoenix_field]
 
         table = rnd.table
-        options = readings(cards, rnd.top if table == "trick" else None)
+        options = readings(cards, rnd.top if table == "trick" else None, rnd.phoenix_bombs)
         if phoenix is not None:
             options = [p for p in options if p.phoenix == phoenix]
         if not options:  # P002
             if table == "trick":
                 return self._invalid_play(rnd, seat, cards)
             return self._invalid_lead(rnd, seat, cards, line)
-        bomb = _is_bomb(options[0])  # a bomb has one reading (no Phoenix in bombs)
+        # a bomb has one reading (or, under phoenix-in-bombs, every reading is one)
+        bomb = _is_bomb(options[0])
 
         if table == "complete":
             if seat != rnd.leader and bomb:
@@ -342,13 +382,16 @@ class Oracle:
         if table in ("lead", "dog"):
             entitled = seat == rnd.leader
             if not entitled:
-                if bomb:
-                    rnd.report("B002" if table == "lead" else "B003", line)
+                if bomb and table == "lead":
+                    rnd.report("B002", line)
+                elif bomb:
+                    if "dog-can-be-bombed" not in rnd.variants:  # 9.1
+                        rnd.report("B003", line)
                 else:
                     rnd.report("P003", line)
             chosen = max(options, key=strength)
             if entitled and self._bound(rnd, hand, None) and not self._has_wish(rnd, cards):
-                rnd.report("W001", line)
+                rnd.wish_ignored(seat, line)
             self._lead(rnd, seat, cards, chosen)
             return self._after_play(rnd, seat, cards, wish)
         # a trick is on the table
@@ -369,7 +412,7 @@ class Oracle:
             # it", which such a play also is; rules 8 has one event matching several
             # codes take "the more specific reading", and docs/rules.md ("One code per
             # play; the wish comes last") decides for P004/P005.
-            rnd.report("W001", line)
+            rnd.wish_ignored(seat, line)
         self._follow(rnd, seat, cards, options, line, on_turn=seat == rnd.turn)
         self._after_play(rnd, seat, cards, wish)
 
@@ -387,7 +430,7 @@ class Oracle:
         return True
 
     def _bound(self, rnd: Round, hand: set[str], top: Play | None) -> bool:
-        return rnd.wish is not None and can_fulfil_wish(hand, rnd.wish, top)
+        return rnd.wish is not None and can_fulfil_wish(hand, rnd.wish, top, rnd.phoenix_bombs)
 
     def _has_wish(self, rnd: Round, cards: list[str]) -> bool:
         return any(rank_of(c) == rnd.wish for c in cards)
@@ -486,7 +529,7 @@ class Oracle:
             rnd.report("P003", line)  # counts as its pass; the turn stays (settled)
         else:
             if self._bound(rnd, rnd.hands[seat], rnd.top):
-                rnd.report("W001", line)
+                rnd.wish_ignored(seat, line)
             rnd.turn = rnd.next_holding(seat)
         self._count_pass(rnd, seat)
 
@@ -595,15 +638,20 @@ def result(rnd: Round) -> tuple[list[int], list[int]]:
     for s, call in rnd.calls.items():
         value = 100 if call == "tichu" else 200
         team[s % 2] += value if s == first else -value
+    if "wish-penalty-200" in rnd.variants:  # 9.1: a violation of the wish
+        for s in rnd.penalties:
+            team[(s + 1) % 2] += 200
     return rnd.out + rest, team
 
 
-def judge_lines(lines: Iterable[str]) -> tuple[list[tuple[str, int]], set[int]]:
-    """The oracle's diagnostics ``(code, line)`` and the lines it judged."""
-    oracle = Oracle()
+def judge_lines(lines: Iterable[str], variants: Iterable[str] = ()
+                ) -> tuple[list[tuple[str, int]], set[int]]:
+    """The oracle's diagnostics ``(code, line)`` and the lines it judged (``variants``:
+    those of the command line, added to every game's)."""
+    oracle = Oracle(variants)
     oracle.run(lines)
     return oracle.diagnostics, oracle.judged
 
 
-def judge(path: Path) -> tuple[list[tuple[str, int]], set[int]]:
-    return judge_lines(path.read_text(encoding="utf-8").split("\n"))
+def judge(path: Path, variants: Iterable[str] = ()) -> tuple[list[tuple[str, int]], set[int]]:
+    return judge_lines(path.read_text(encoding="utf-8").split("\n"), variants)

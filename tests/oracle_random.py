@@ -65,6 +65,11 @@ def _candidates(hand: set[str]) -> list[list[str]]:
                 continue
             out.append([g[0] if g else "Phoenix" for g in run])
             out.append([g[-1] if g else "Phoenix" for g in run])
+            for suit in "jspr":  # of one suit (a straight flush under phoenix-in-bombs)
+                one = [next((c for c in g if c.endswith(suit)), None) if g else "Phoenix"
+                       for g in run]
+                if None not in one and (gaps or "Phoenix" in hand and length == 5):
+                    out.append([c for c in one if c is not None])
     for a in by_rank:  # full houses and stairs of two or three pairs
         if len(by_rank[a]) >= 3:
             out += [by_rank[a][:3] + by_rank[b][:2] for b in by_rank
@@ -77,8 +82,11 @@ def _candidates(hand: set[str]) -> list[list[str]]:
 
 
 class RandomGame:
-    def __init__(self, seed: int, rounds: int = 3) -> None:
+    def __init__(self, seed: int, rounds: int = 3, variants: tuple[str, ...] = ()) -> None:
         self.rng = random.Random(seed)
+        self.variants = sorted(variants)
+        self.phoenix_bombs = "phoenix-in-bombs" in variants
+        self.dog_bombs = "dog-can-be-bombed" in variants
         self.game = f"rnd-{seed}"
         self.oracle = Oracle()
         self.lines: list[str] = []
@@ -96,7 +104,10 @@ class RandomGame:
         return rnd
 
     def play(self) -> str:
-        self.emit({"type": "game_start", "players": ["Ana", "Ben", "Chloe", "Dev"]})
+        start: dict = {"type": "game_start", "players": ["Ana", "Ben", "Chloe", "Dev"]}
+        if self.variants:
+            start["variants"] = self.variants
+        self.emit(start)
         for number in range(1, self.rounds + 1):
             self.emit({"type": "round_start", "round": number})
             self.one_round(number)
@@ -168,10 +179,12 @@ class RandomGame:
         if rnd.gift_owed is not None and rng.random() < 0.9:
             self.gift(rnd)
             return
-        if x < 0.12 or rnd.table == "dog" and x < 0.4:  # a bomb by anyone holding one
+        if x < 0.12 or rnd.table == "dog" and x < (0.8 if self.dog_bombs else 0.4):
+            # a bomb by anyone holding one
             # (on the Dog, before a lead: B003, B002)
+            pb = self.phoenix_bombs
             bombs = [(s, c) for s in holding for c in _candidates(rnd.hands[s])
-                     if len(c) >= 4 and legal(c, None) and legal(c, None)[0].kind
+                     if len(c) >= 4 and legal(c, None, pb) and legal(c, None, pb)[0].kind
                      in ("four", "straight flush")]
             if bombs:
                 seat, cards = rng.choice(bombs)
@@ -182,8 +195,10 @@ class RandomGame:
         else:
             seat, top = rnd.leader, None
         hand = rnd.hands[seat]
-        options = [c for c in _candidates(hand) if legal(c, top)]
-        if top is None:
+        options = [c for c in _candidates(hand) if legal(c, top, self.phoenix_bombs)]
+        if top is None and self.dog_bombs and "Dog" in hand and rng.random() < 0.4:
+            options = [["Dog"]]  # (then bombs on it: the house rule's case)
+        elif top is None:
             options = [c for c in options if c != ["Dog"] or rng.random() < 0.3]
         wished = [c for c in options if rnd.wish is not None
                   and any(rank_of(t) == rnd.wish for t in c)]
@@ -203,6 +218,7 @@ class RandomGame:
         self.emit(ev)
 
 
-def random_game(seed: int, rounds: int = 3) -> str:
-    """The text of a random game (see the module's docstring)."""
-    return RandomGame(seed, rounds).play()
+def random_game(seed: int, rounds: int = 3, variants: tuple[str, ...] = ()) -> str:
+    """The text of a random game (see the module's docstring), under the house rules
+    ``variants`` (rules.md 9.1)."""
+    return RandomGame(seed, rounds, variants).play()

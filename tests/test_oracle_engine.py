@@ -19,36 +19,43 @@ from pathlib import Path
 
 import pytest
 from oracle_diff import MUTATIONS, compare, engine, make_case
-from oracle_engine import CODES, judge, judge_lines
+from oracle_engine import CODES, HOUSE_RULES, judge, judge_lines
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = Path(__file__).parent / "oracle_cases"
 
 
-def _fixture_cases() -> list[tuple[Path, list[tuple[str, int]]]]:
+def _fixture_cases() -> list[tuple[Path, list[tuple[str, int]], list[str]]]:
+    """Every JSON-lines fixture: its expectations and the variants of its command line
+    (the oracle judges the house rules of rules.md 9.1, and no game of another)."""
     out = []
     for cases in sorted(FIXTURES.glob("*/cases.json")):
-        if cases.parent.name in ("variants", "variants2", "tch"):
+        if cases.parent.name == "tch":
             continue
         for case in json.loads(cases.read_text(encoding="utf-8")):
             path = cases.parent / case["file"]
-            if path.suffix == ".jsonl" and path.exists() and not case.get("variants"):
-                out.append((path, [(e["code"], e["line"]) for e in case["expect"]]))
+            if path.suffix == ".jsonl" and path.exists():
+                out.append((path, [(e["code"], e["line"]) for e in case["expect"]],
+                            case.get("variants") or []))
     return out
 
 
 def test_the_oracle_agrees_with_the_fixtures_expectations() -> None:
-    """The spec-derived expectations of every 4-player fixture, on the lines the oracle
-    judged, are the oracle's diagnostics (a check of the oracle, not of the engine)."""
+    """The spec-derived expectations of every fixture, on the lines the oracle judged,
+    are the oracle's diagnostics (a check of the oracle, not of the engine)."""
     cases = _fixture_cases()
     assert len(cases) > 300
     judged_codes = 0
-    for path, expect in cases:
-        found, judged = judge(path)
+    house_rules = 0
+    for path, expect, variants in cases:
+        found, judged = judge(path, variants)
         want = sorted(d for d in expect if d[0] in CODES and d[1] in judged)
         assert found == want, path.name
         judged_codes += len(want)
+        house_rules += bool(judged and (variants or '"variants"' in path.read_text(
+            encoding="utf-8")))
     assert judged_codes > 150
+    assert house_rules >= 15  # fixtures under the house rules of 9.1, judged
 
 
 @pytest.mark.parametrize("seed", [8, 16, 24, 32])
@@ -74,8 +81,8 @@ SEEDS = [(29, "inject"), (19, "drop_play"), (1, "inject"), (13, "move_bomb"),
 
 
 @functools.cache
-def _case(seed: int, only: str) -> tuple[str, str]:
-    return make_case(seed, only)
+def _case(seed: int, only: str, variants: tuple[str, ...] = ()) -> tuple[str, str]:
+    return make_case(seed, only, variants=variants)
 
 
 @pytest.mark.parametrize(("seed", "only"), SEEDS)
@@ -109,6 +116,65 @@ def test_random_games_engine_and_oracle_agree(tmp_path: Path) -> None:
         path.write_text(text, encoding="utf-8")
         got, expected, _ = compare(path)
         assert got == expected, seed
+
+
+# The house rules of rules.md 9.1 (seed, mutation or random game): in each case the house
+# rule changes what is reported (a W001's 200 points in S002, a bomb the Phoenix
+# completes, no B003 for a bomb on the Dog).
+VARIANT_SEEDS = [
+    ("wish-penalty-200", 4, "random"), ("wish-penalty-200", 13, "change_wish"),
+    ("wish-penalty-200", 24, "change_wish"),
+    ("phoenix-in-bombs", 18, "random"), ("phoenix-in-bombs", 37, "random"),
+    ("phoenix-in-bombs", 16, "insert_bombs"), ("phoenix-in-bombs", 21, "insert_bombs"),
+    ("phoenix-in-bombs", 23, "insert_bombs"),
+    ("dog-can-be-bombed", 24, "random"), ("dog-can-be-bombed", 6, "insert_bombs"),
+    ("dog-can-be-bombed", 31, "insert_bombs"),
+]
+
+
+def _without_variants(text: str) -> str:
+    first, rest = text.split("\n", 1)
+    start = json.loads(first)
+    start.pop("variants")
+    return json.dumps(start) + "\n" + rest
+
+
+@pytest.mark.parametrize(("variant", "seed", "only"), VARIANT_SEEDS)
+def test_house_rules_engine_and_oracle_agree(tmp_path: Path, variant: str, seed: int,
+                                             only: str) -> None:
+    """Under each house rule both agree, and both read the same log without the house
+    rule alike too, differently: the house rule is applied by both."""
+    text, what = _case(seed, only, (variant,))
+    assert json.loads(text.split("\n", 1)[0])["variants"] == [variant]
+    path = tmp_path / "game.jsonl"
+    path.write_text(text, encoding="utf-8")
+    got, expected, judged = compare(path)
+    assert got == expected, what
+    assert judged > 0.5 * text.count("\n")
+    path.write_text(_without_variants(text), encoding="utf-8")
+    got_plain, expected_plain, _ = compare(path)
+    assert got_plain == expected_plain, what
+    assert expected_plain != expected
+
+
+def test_house_rules_together_with_three_faults(tmp_path: Path) -> None:
+    """The three house rules at once, simulated games with three faults each."""
+    for seed in (3, 5):
+        text, what = make_case(seed, None, 3, tuple(sorted(HOUSE_RULES)))
+        path = tmp_path / f"game{seed}.jsonl"
+        path.write_text(text, encoding="utf-8")
+        got, expected, _ = compare(path)
+        assert got == expected, what
+
+
+def test_legal_games_under_house_rules_are_clean_for_both(tmp_path: Path) -> None:
+    """The simulator's games under the house rules it plays break no rule."""
+    text, what = make_case(8, variants=("dog-can-be-bombed", "wish-penalty-200"))
+    assert what == "legal"
+    path = tmp_path / "game.jsonl"
+    path.write_text(text, encoding="utf-8")
+    assert judge_lines(text.split("\n"))[0] == []
+    assert engine(path) == []
 
 
 def test_probes_engine_and_oracle_agree() -> None:
