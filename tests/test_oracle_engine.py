@@ -188,6 +188,23 @@ def test_probes_engine_and_oracle_agree() -> None:
         assert [d for d in engine(path) if d[0] in CODES] == found, path.name
 
 
+# Probes under a house rule of rules.md 9.1 that the house rule changes (the W001's 200
+# points count after a double victory too; no B003 for a bomb on the Dog; a Phoenix
+# straight of one suit is a bomb).
+HOUSE_RULE_PROBES = [
+    "S002_ok_wish_penalty_200_after_a_double_victory",
+    "B003_ok_dog_can_be_bombed_then_the_partner_plays_on_the_bomb",
+    "P004_phoenix_in_bombs_a_straight_on_a_phoenix_straight_flush",
+]
+
+
+@pytest.mark.parametrize("name", HOUSE_RULE_PROBES)
+def test_house_rule_probes_read_otherwise_without_the_house_rule(name: str) -> None:
+    text = (CASES / f"{name}.jsonl").read_text(encoding="utf-8")
+    assert judge_lines(text.split("\n"))[0] != judge_lines(
+        _without_variants(text).split("\n"))[0]
+
+
 # Disagreements the oracle found, now settled (docs/rules.md, "Decisions"): each log is
 # tests/oracle_cases/NAME.jsonl, with what both the engine and the oracle report on it
 # (sorted).
