@@ -50,6 +50,10 @@ def _phoenix_bombs(ev: list[Event]) -> bool:
     return "phoenix-in-bombs" in (ev[0].get("variants") or [])
 
 
+def _seats(ev: list[Event]) -> int:
+    return len(ev[0]["players"])  # 6 in tientsin
+
+
 def _is_bomb(e: Event, phoenix_bombs: bool = False) -> bool:
     play = classify(e["cards"], phoenix_bombs=phoenix_bombs) if e["type"] == "play" else None
     return play is not None and play.kind in ("four", "straight flush")
@@ -69,7 +73,7 @@ def add_pass(ev: list[Event], rng: random.Random) -> str | None:
     if not idx:
         return None
     i = rng.choice(idx)
-    seat = rng.randrange(4)
+    seat = rng.randrange(_seats(ev))
     ev.insert(i, {"type": "pass", "game": ev[i]["game"], "seat": seat})
     return f"a pass by seat {seat} before event {i}"
 
@@ -90,7 +94,7 @@ def change_seat(ev: list[Event], rng: random.Random) -> str | None:
         return None
     i = rng.choice(idx)
     old = ev[i]["seat"]
-    ev[i]["seat"] = (old + rng.randrange(1, 4)) % 4
+    ev[i]["seat"] = (old + rng.randrange(1, _seats(ev))) % _seats(ev)
     return f"event {i}'s seat {old} -> {ev[i]['seat']}"
 
 
@@ -150,7 +154,7 @@ def redirect_gift(ev: list[Event], rng: random.Random) -> str | None:
     if not idx:
         return None
     i = rng.choice(idx)
-    ev[i]["to"] = (ev[i]["to"] + rng.randrange(1, 4)) % 4
+    ev[i]["to"] = (ev[i]["to"] + rng.randrange(1, _seats(ev))) % _seats(ev)
     return f"gift at event {i} to {ev[i]['to']}"
 
 
@@ -181,7 +185,7 @@ def change_round_end(ev: list[Event], rng: random.Random) -> str | None:
         ev[i]["score"] = [ev[i]["score"][0] + rng.choice((-5, 5, 25, 100)), ev[i]["score"][1]]
     else:
         order = ev[i]["finish_order"]
-        a, b = rng.sample(range(4), 2)
+        a, b = rng.sample(range(_seats(ev)), 2)
         order[a], order[b] = order[b], order[a]
     return f"round_end at event {i} changed"
 
@@ -214,7 +218,7 @@ def add_call(ev: list[Event], rng: random.Random) -> str | None:
     idx = [i for i, e in enumerate(ev) if e["type"] not in ("game_start", "round_start")]
     i = rng.choice(idx)
     call = rng.choice(("tichu", "tichu", "grand_tichu"))
-    seat = rng.randrange(4)
+    seat = rng.randrange(_seats(ev))
     ev.insert(i, {"type": "call", "game": ev[i]["game"], "seat": seat, "call": call})
     return f"{call} by seat {seat} before event {i}"
 
@@ -323,7 +327,7 @@ def inject(ev: list[Event], rng: random.Random) -> str | None:
     i = rng.choice(idx)
     hands = trace[i]
     assert hands is not None
-    seat = rng.choice([s for s in range(4) if hands[s]])
+    seat = rng.choice([s for s in range(_seats(ev)) if hands[s]])
     hand = sorted(hands[seat])
     bombs = _bombs(hands[seat], _phoenix_bombs(ev))
     pairs = [[a, b] for a in hand for b in hand if a < b and rank_of(a) == rank_of(b)
@@ -350,7 +354,7 @@ def insert_bombs(ev: list[Event], rng: random.Random) -> str | None:
         hands = trace[i]
         if hands is None:
             continue
-        holders = [(s, b) for s in range(4) for b in _bombs(hands[s], _phoenix_bombs(ev))]
+        holders = [(s, b) for s in range(_seats(ev)) for b in _bombs(hands[s], _phoenix_bombs(ev))]
         if holders:
             after = ev[i - 1]["type"] == "play" and (ev[i - 1]["cards"] == ["Dog"]
                                                       or _is_bomb(ev[i - 1], _phoenix_bombs(ev)))
@@ -387,6 +391,8 @@ def make_case(seed: int, only: str | None = None, faults: int = 1,
     if only == "random":
         from oracle_random import random_game
 
+        if "tientsin" in variants:
+            raise ValueError("oracle_random plays four seats only")
         return random_game(seed, variants=variants), "random game"
     played = [v for v in variants if v != "phoenix-in-bombs"]  # (not simulated)
     events = [json.loads(json.dumps(e))
@@ -461,8 +467,9 @@ def main(argv: list[str] | None = None) -> int:
                         default=None, help="always this mutation, or random games "
                         "(tests/oracle_random.py)")
     parser.add_argument("--faults", type=int, default=1, help="faults per game")
-    parser.add_argument("--variant", action="append", default=[], choices=sorted(HOUSE_RULES),
-                        help="a house rule of rules.md 9.1 (repeatable)")
+    parser.add_argument("--variant", action="append", default=[],
+                        choices=sorted(HOUSE_RULES | {"tientsin"}),
+                        help="a house rule of rules.md 9.1, or tientsin (repeatable)")
     args = parser.parse_args(argv)
     differ = campaign(args.cases, args.seed, args.save, only=args.only, faults=args.faults,
                       variants=tuple(args.variant))
