@@ -4,8 +4,8 @@ It shares no code with ``tichu_analyze`` (combinations come from ``tests/oracle_
 itself an independent reading) and is plain on purpose: hands are sets of card tokens,
 the table is a small state machine. It replays a format-1 JSON-lines log under the
 publisher's 4-player rules (or a variant, below) and returns the diagnostics of
-:data:`CODES` it is sure of, together with the lines it *judged*. ``tests/test_oracle_engine.py`` and
-``tests/oracle_diff.py`` compare it with the engine.
+:data:`CODES` it is sure of, together with the lines it *judged*.
+``tests/test_oracle_engine.py`` and ``tests/oracle_diff.py`` compare it with the engine.
 
 What it judges: a round left unfinished (L008), the turn and trick rules P003-P009, the
 bombs B001-B003, the wish W001/W002, the Dragon gift G001-G003 and the round's result
