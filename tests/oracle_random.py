@@ -7,6 +7,9 @@ and now and then a move by the wrong seat, a pass by the leader, the Dog on a tr
 Dragon gift to the wrong seat or none, a call at any time, a round_end that is off.
 Each event is fed to an :class:`~oracle_engine.Oracle` as it is written, so the next
 one is chosen from the state the oracle holds; the engine then judges the log on its own.
+Under the house rules of rules.md 9.1 (the Dog is led more often under
+``dog-can-be-bombed``, Phoenix bombs are played under ``phoenix-in-bombs``) and in
+``tientsin`` (six seats, 9.2) too.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ from oracle_engine import Oracle, Round, result
 RANKS = list(RANK_WORDS)
 
 
-def _deal(rng: random.Random) -> list[list[str]]:
-    """14 cards a seat, often with a four of a kind or a run of one suit for someone."""
+def _deal(rng: random.Random, seats: int = 4) -> list[list[str]]:
+    """14 cards a seat (in tientsin 10 to two seats, 9 to the others), often with a four
+    of a kind or a run of one suit for someone."""
     deck = list(ALL_TOKENS)
     rng.shuffle(deck)
-    hands: list[list[str]] = [[] for _ in range(4)]
-    for seat in range(4):
+    sizes = [14] * 4 if seats == 4 else rng.sample([10, 10, 9, 9, 9, 9], 6)
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    for seat in range(seats):
         if rng.random() < 0.5:
             word = rng.choice(RANKS)
             if rng.random() < 0.6:
@@ -36,11 +41,11 @@ def _deal(rng: random.Random) -> list[list[str]]:
                 suit = rng.choice("jspr")
                 want = [w + suit for w in RANKS[start - 2:start + 3]]
             want = [c for c in want if c in deck]
-            for c in want[:14 - len(hands[seat])]:
+            for c in want[:sizes[seat] - len(hands[seat])]:
                 deck.remove(c)
                 hands[seat].append(c)
-    for seat in range(4):
-        while len(hands[seat]) < 14:
+    for seat in range(seats):
+        while len(hands[seat]) < sizes[seat]:
             hands[seat].append(deck.pop())
     return hands
 
@@ -86,6 +91,7 @@ class RandomGame:
         self.rng = random.Random(seed)
         self.variants = sorted(variants)
         self.phoenix_bombs = "phoenix-in-bombs" in variants
+        self.n = 6 if "tientsin" in variants else 4  # seats
         self.dog_bombs = "dog-can-be-bombed" in variants
         self.game = f"rnd-{seed}"
         self.oracle = Oracle()
@@ -104,7 +110,8 @@ class RandomGame:
         return rnd
 
     def play(self) -> str:
-        start: dict = {"type": "game_start", "players": ["Ana", "Ben", "Chloe", "Dev"]}
+        names = ["Ana", "Ben", "Chloe", "Dev", "Eve", "Finn"]
+        start: dict = {"type": "game_start", "players": names[:self.n]}
         if self.variants:
             start["variants"] = self.variants
         self.emit(start)
@@ -115,15 +122,17 @@ class RandomGame:
 
     def one_round(self, number: int) -> None:
         rng = self.rng
-        hands = _deal(rng)
-        self.emit({"type": "deal", "hands": [h[:8] for h in hands]})
-        for seat in range(4):
+        n = self.n
+        hands = _deal(rng, n)
+        first = 8 if n == 4 else 6
+        self.emit({"type": "deal", "hands": [h[:first] for h in hands]})
+        for seat in range(n):
             if rng.random() < 0.1:
                 self.emit({"type": "call", "seat": seat, "call": "grand_tichu"})
-        self.emit({"type": "deal", "hands": [h[8:] for h in hands]})
-        for seat in range(4):
-            give = rng.sample(hands[seat], 3)
-            others = [s for s in range(4) if s != seat]
+        self.emit({"type": "deal", "hands": [h[first:] for h in hands]})
+        for seat in range(n):
+            others = [s for s in range(n) if s != seat and (n == 4 or s % 2 == seat % 2)]
+            give = rng.sample(hands[seat], len(others))
             self.emit({"type": "exchange", "seat": seat,
                        "give": {str(s): c for s, c in zip(others, give, strict=True)}})
         for _ in range(400):
@@ -139,7 +148,7 @@ class RandomGame:
         if rnd.gift_owed is not None and rng.random() < 0.9:
             self.gift(rnd)
         if rng.random() < 0.1:
-            self.emit({"type": "pass", "seat": rng.randrange(4)})  # after the end: P009
+            self.emit({"type": "pass", "seat": rng.randrange(self.n)})  # after the end: P009
         rnd = self.rnd
         if rnd.judging and rng.random() < 0.9:
             order, score = result(rnd) if rnd.gift_owed is None else ([0, 1, 2, 3], [0, 0])
@@ -153,22 +162,24 @@ class RandomGame:
     def gift(self, rnd: Round) -> None:
         seat = rnd.gift_owed
         assert seat is not None
-        to = (seat + self.rng.choice((1, 3, 1, 3, 1, 3, 2, 0))) % 4
+        to = (seat + self.rng.choice((1, 3, 1, 3, 1, 3, 2, 0) if self.n == 4
+                                     else (1, 3, 5, 1, 3, 5, 2, 4, 0))) % self.n
         self.emit({"type": "dragon_gift", "seat": seat, "to": to})
 
     def step(self, rnd: Round) -> None:
         rng = self.rng
-        holding = [s for s in range(4) if rnd.hands[s]]
+        n = self.n
+        holding = [s for s in range(n) if rnd.hands[s]]
         x = rng.random()
         if x < 0.02:
-            self.emit({"type": "call", "seat": rng.randrange(4), "call": "tichu"})
+            self.emit({"type": "call", "seat": rng.randrange(n), "call": "tichu"})
             return
         if x < 0.06:  # a wrong seat, or a wrong move
-            seat, y = rng.choice(holding if rng.random() < 0.8 else range(4)), rng.random()
+            seat, y = rng.choice(holding if rng.random() < 0.8 else range(n)), rng.random()
             if y < 0.35 or not rnd.hands[seat]:
                 self.emit({"type": "pass", "seat": seat})
             elif y < 0.45:
-                self.emit({"type": "dragon_gift", "seat": seat, "to": rng.randrange(4)})
+                self.emit({"type": "dragon_gift", "seat": seat, "to": rng.randrange(n)})
             else:
                 ev = {"type": "play", "seat": seat,
                       "cards": rng.choice(_candidates(rnd.hands[seat]))}
@@ -192,6 +203,8 @@ class RandomGame:
                 return
         if rnd.table == "trick":
             seat, top = rnd.turn, rnd.top
+        elif rnd.table == "dog" and rnd.dog_leaders:  # tientsin: either partner
+            seat, top = rng.choice(sorted(rnd.dog_leaders)), None
         else:
             seat, top = rnd.leader, None
         hand = rnd.hands[seat]
