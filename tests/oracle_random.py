@@ -8,7 +8,7 @@ Dragon gift to the wrong seat or none, a call at any time, a round_end that is o
 Each event is fed to an :class:`~oracle_engine.Oracle` as it is written, so the next
 one is chosen from the state the oracle holds; the engine then judges the log on its own.
 Under the house rules of rules.md 9.1 (the Dog is led more often under
-``dog-can-be-bombed``, Phoenix bombs are played under ``phoenix-in-bombs``) and in
+``dog-can-be-bombed`` and in ``tientsin``, Phoenix bombs are played under ``phoenix-in-bombs``) and in
 ``tientsin`` (six seats, 9.2) too.
 """
 
@@ -92,7 +92,8 @@ class RandomGame:
         self.variants = sorted(variants)
         self.phoenix_bombs = "phoenix-in-bombs" in variants
         self.n = 6 if "tientsin" in variants else 4  # seats
-        self.dog_bombs = "dog-can-be-bombed" in variants
+        # the Dog led more often: bombs on it, and in tientsin the lead to either partner
+        self.dog_bombs = "dog-can-be-bombed" in variants or "tientsin" in variants
         self.game = f"rnd-{seed}"
         self.oracle = Oracle()
         self.lines: list[str] = []
@@ -210,7 +211,7 @@ class RandomGame:
         hand = rnd.hands[seat]
         options = [c for c in _candidates(hand) if legal(c, top, self.phoenix_bombs)]
         if top is None and self.dog_bombs and "Dog" in hand and rng.random() < 0.4:
-            options = [["Dog"]]  # (then bombs on it: the house rule's case)
+            options = [["Dog"]]
         elif top is None:
             options = [c for c in options if c != ["Dog"] or rng.random() < 0.3]
         wished = [c for c in options if rnd.wish is not None
