@@ -7,9 +7,9 @@ and now and then a move by the wrong seat, a pass by the leader, the Dog on a tr
 Dragon gift to the wrong seat or none, a call at any time, a round_end that is off.
 Each event is fed to an :class:`~oracle_engine.Oracle` as it is written, so the next
 one is chosen from the state the oracle holds; the engine then judges the log on its own.
-Under the house rules of rules.md 9.1 (the Dog is led more often under
-``dog-can-be-bombed`` and in ``tientsin``, Phoenix bombs are played under ``phoenix-in-bombs``) and in
-``tientsin`` (six seats, 9.2) too.
+Under the house rules of rules.md 9.1 and in ``tientsin`` (six seats, 9.2) too: Phoenix
+bombs are played under ``phoenix-in-bombs``; the Dog is led more often under
+``dog-can-be-bombed`` and in ``tientsin``.
 """
 
 from __future__ import annotations
