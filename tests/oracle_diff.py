@@ -14,10 +14,11 @@ A larger campaign by hand (a few minutes)::
     .venv/bin/python tests/oracle_diff.py --cases 1000 --only random  # oracle_random.py
     .venv/bin/python tests/oracle_diff.py --cases 1000 --variant phoenix-in-bombs
 
-``--variant`` (repeatable, the house rules of rules.md 9.1) plays the games under it,
-named in ``game_start.variants`` (the simulator does not play ``phoenix-in-bombs``: its
-games are then the publisher's, judged under the house rule, where a Phoenix straight
-of one suit becomes a bomb).
+``--variant`` (repeatable: the house rules of rules.md 9.1, ``tientsin``, ``trichu``, the
+last not with ``--only random``) plays the games under it, named in
+``game_start.variants`` (the simulator does not play ``phoenix-in-bombs``: its games are
+then the publisher's, judged under the house rule, where a Phoenix straight of one suit
+becomes a bomb; a trichu game lasts three rounds).
 """
 
 from __future__ import annotations
@@ -391,10 +392,13 @@ def make_case(seed: int, only: str | None = None, faults: int = 1,
     if only == "random":
         from oracle_random import random_game
 
+        if "trichu" in variants:
+            raise ValueError("tests/oracle_random.py plays no trichu game")
         return random_game(seed, variants=variants), "random game"
     played = [v for v in variants if v != "phoenix-in-bombs"]  # (not simulated)
     events = [json.loads(json.dumps(e))
-              for e in simulate(1, seed, target=500, variants=played)]
+              for e in simulate(1, seed, target=3 if "trichu" in variants else 500,
+                                variants=played)]
     if variants:
         events[0]["variants"] = sorted(variants)
     rng = random.Random(seed)
@@ -466,8 +470,8 @@ def main(argv: list[str] | None = None) -> int:
                         "(tests/oracle_random.py)")
     parser.add_argument("--faults", type=int, default=1, help="faults per game")
     parser.add_argument("--variant", action="append", default=[],
-                        choices=sorted(HOUSE_RULES | {"tientsin"}),
-                        help="a house rule of rules.md 9.1, or tientsin (repeatable)")
+                        choices=sorted(HOUSE_RULES | {"tientsin", "trichu"}),
+                        help="a house rule of rules.md 9.1, tientsin or trichu (repeatable)")
     args = parser.parse_args(argv)
     differ = campaign(args.cases, args.seed, args.save, only=args.only, faults=args.faults,
                       variants=tuple(args.variant))

@@ -30,9 +30,13 @@ four), the Dog's lead to either partner still holding cards (else the next seat 
 the Dog's player holding cards; a P002 where either partner may lead stops the round),
 the Dragon's trick to any opponent, the end at a triple victory (300, no gift owed,
 the winners first in the finish order) or with one seat left, the last seat's hand and
-tricks to the opposing team and the fifth seat's tricks to the first out. A game under
-``trichu``, an unknown name or a ``variants`` that is not a list of names is not judged
-at all.
+tricks to the opposing team and the fifth seat's tricks to the first out. And
+``trichu`` (9.3): every ``round_start`` names the dummy and the seating (else it is
+skipped, L002), the exchange goes to the other team's two seats, a Grand Tichu by the
+solo player or the dummy is not counted (C004), the dummy is never bound by the wish;
+a round after the game's last (S004) is not judged. A game under an unknown name, both
+``tientsin`` and ``trichu``, a ``variants`` that is not a list of names, or in trichu a
+``target`` that is no positive multiple of 3 is not judged at all.
 
 Where the spec leaves room it reads as follows (each noted where it is applied):
 one code for a play's legality - an out-of-turn play is P003 alone, a bound seat's play
@@ -140,6 +144,7 @@ class Round:
     table: str = "lead"
     leader: int = 0
     dog_leaders: frozenset[int] = frozenset()  # tientsin: the partners who may lead (9.2)
+    dummy: int | None = None  # trichu: the dummy's seat (9.3)
     turn: int = 0
     top: Play | None = None
     last: int = 0
@@ -187,6 +192,7 @@ class Oracle:
         self.rounds: dict[str, Round | None] = {}  # the current round of every game
         self.extra = frozenset(variants)  # the command line's --variant
         self.variants: dict[str, frozenset[str]] = {}  # of every game
+        self.rounds_of: dict[str, object] = {}  # trichu: the number of rounds
         self.skipped_games: set[str] = set()
         self.all_rounds: list[Round] = []
 
@@ -241,9 +247,14 @@ class Oracle:
                 names = ["?"]
             variants = frozenset(names) | self.extra
             seats = 6 if "tientsin" in variants else 4
-            if (game in self.rounds or not variants - {"tientsin"} <= HOUSE_RULES
-                    or not _names(ev.get("players"), seats)):
+            target = ev.get("target", 9)
+            if (game in self.rounds or not variants - {"tientsin", "trichu"} <= HOUSE_RULES
+                    or {"tientsin", "trichu"} <= variants
+                    or not _names(ev.get("players"), seats)
+                    or "trichu" in variants and not (
+                        type(target) is int and target > 0 and target % 3 == 0)):
                 self.skipped_games.add(game)  # L006, L002, or a variant not judged
+            self.rounds_of[game] = target if "trichu" in variants else None
             self.variants[game] = variants
             self.rounds[game] = None
             return
@@ -251,10 +262,13 @@ class Oracle:
             return  # L005
         rnd = self.rounds[game]
         if kind == "round_start":
-            number, players = ev.get("round"), ev.get("players")
-            if type(number) is not int or "dummy" in ev or (
+            number, players, dummy = ev.get("round"), ev.get("players"), ev.get("dummy")
+            trichu = "trichu" in self.variants[game]
+            if type(number) is not int or not trichu and "dummy" in ev or (
                     players is not None and not _names(players, self._seats(game))):
                 return  # L002: skipped
+            if trichu and (players is None or type(dummy) is not int or not 0 <= dummy < 4):
+                return  # 9.3: every round_start names the dummy and the seating (L002)
             expected = 1 if rnd is None else rnd.number + 1
             if number != expected:  # L007: skipped, and the events of its round
                 if rnd is not None:
@@ -264,6 +278,11 @@ class Oracle:
                 old_judged = rnd is None or rnd.judging
                 self._close(rnd, line)
                 new = Round(number, self.variants[game], self._seats(game))
+                if trichu:
+                    new.dummy = dummy
+                    last = self.rounds_of[game]
+                    if type(last) is int and number > last:
+                        new.judging = False  # S004: a round after the last (not modelled)
                 if old_judged:
                     new.judged.add(line)  # (else what it shows of the old round is unknown)
             self.rounds[game] = new
@@ -338,6 +357,8 @@ class Oracle:
         late = rnd.phase != "deal1" if call == "grand_tichu" else seat in rnd.played
         if late or seat in rnd.calls:
             return  # C001 / C002 / C003: not counted
+        if call == "grand_tichu" and rnd.dummy is not None and seat % 2 == rnd.dummy % 2:
+            return  # C004 (9.3): not by the solo player or the dummy, not counted
         rnd.calls[seat] = call
 
     def on_exchange(self, rnd: Round, ev: dict, line: int) -> None:
@@ -364,7 +385,9 @@ class Oracle:
     @staticmethod
     def _receivers(rnd: Round, seat: int) -> list[int]:
         """The seats ``seat`` gives a card to: the three others, in tientsin its two
-        partners (9.2)."""
+        partners (9.2), in trichu the two seats of the other team (9.3)."""
+        if rnd.dummy is not None:
+            return [s for s in range(4) if s % 2 != seat % 2]
         return [s for s in range(rnd.seats) if s != seat and (rnd.seats == 4 or s % 2 == seat % 2)]
 
     # ------------------------------------------------------------------ play
@@ -420,7 +443,7 @@ class Oracle:
                 else:
                     rnd.report("P003", line)
             chosen = max(options, key=strength)
-            if entitled and self._bound(rnd, hand, None) and not self._has_wish(rnd, cards):
+            if entitled and self._bound(rnd, seat, None) and not self._has_wish(rnd, cards):
                 rnd.wish_ignored(seat, line)
             self._lead(rnd, seat, cards, chosen)
             return self._after_play(rnd, seat, cards, wish)
@@ -435,7 +458,7 @@ class Oracle:
             # Not judged as a play on the top too: "where one event could match several
             # codes, the more specific reading wins" (rules 8) - the engine's reading.
             rnd.report("P003", line)
-        elif (self._bound(rnd, hand, rnd.top) and not self._has_wish(rnd, cards)
+        elif (self._bound(rnd, seat, rnd.top) and not self._has_wish(rnd, cards)
               and any(rnd.top is not None and beats(p, rnd.top) for p in options)):
             # W001 only for an otherwise legal play: a play that does not beat the top
             # is P004/P005 alone. The W001 row reads "followed with a non-bomb without
@@ -459,8 +482,10 @@ class Oracle:
         rnd.report("P009" if rnd.phase == "over" else "P008", line)
         return True
 
-    def _bound(self, rnd: Round, hand: set[str], top: Play | None) -> bool:
-        return rnd.wish is not None and can_fulfil_wish(hand, rnd.wish, top, rnd.phoenix_bombs)
+    def _bound(self, rnd: Round, seat: int, top: Play | None) -> bool:
+        """Whether the seat is bound by the wish (6.2); never the dummy in trichu (9.3)."""
+        return rnd.wish is not None and seat != rnd.dummy and can_fulfil_wish(
+            rnd.hands[seat], rnd.wish, top, rnd.phoenix_bombs)
 
     def _has_wish(self, rnd: Round, cards: list[str]) -> bool:
         return any(rank_of(c) == rnd.wish for c in cards)
@@ -566,7 +591,7 @@ class Oracle:
         if seat != rnd.turn:
             rnd.report("P003", line)  # counts as its pass; the turn stays (settled)
         else:
-            if self._bound(rnd, rnd.hands[seat], rnd.top):
+            if self._bound(rnd, seat, rnd.top):
                 rnd.wish_ignored(seat, line)
             rnd.turn = rnd.next_holding(seat)
         self._count_pass(rnd, seat)
