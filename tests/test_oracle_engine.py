@@ -195,7 +195,8 @@ PLAYER_VARIANT_SEEDS = {
                  (12, "inject"), (1, "redirect_gift"), (9, "random"), (13, "random")],
     "trichu": [(5, "drop_play"), (1, "pull_forward"), (11, "change_seat"),
                (6, "pull_forward"), (11, "add_pass"), (5, "change_wish"),
-               (8, "insert_bombs"), (12, "move_bomb"), (2, "redirect_gift")],
+               (8, "insert_bombs"), (12, "move_bomb"), (2, "redirect_gift"),
+               (4, "change_wish")],  # (the dummy holds the wished rank: not bound)
 }
 
 
