@@ -12,6 +12,13 @@ A larger campaign by hand (a few minutes)::
     .venv/bin/python tests/oracle_diff.py --cases 3000 --seed 1
     .venv/bin/python tests/oracle_diff.py --cases 1000 --faults 3
     .venv/bin/python tests/oracle_diff.py --cases 1000 --only random  # oracle_random.py
+    .venv/bin/python tests/oracle_diff.py --cases 1000 --variant phoenix-in-bombs
+
+``--variant`` (repeatable: the house rules of rules.md 9.1, ``tientsin``, ``trichu``, the
+last not with ``--only random``) plays the games under it, named in
+``game_start.variants`` (the simulator does not play ``phoenix-in-bombs``: its games are
+then the publisher's, judged under the house rule, where a Phoenix straight of one suit
+becomes a bomb; a trichu game lasts three rounds).
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 from oracle_combos import RANK_WORDS, SUIT_LETTERS, classify, rank_of, suit_of  # noqa: E402
-from oracle_engine import CODES, Oracle, judge_lines  # noqa: E402
+from oracle_engine import CODES, HOUSE_RULES, Oracle, judge_lines  # noqa: E402
 
 Event = dict
 RANKS = list(RANK_WORDS)
@@ -40,8 +47,16 @@ def _play_indices(events: list[Event], kinds: tuple[str, ...] = ("play", "pass")
     return [i for i, e in enumerate(events) if e["type"] in kinds]
 
 
-def _is_bomb(e: Event) -> bool:
-    play = classify(e["cards"]) if e["type"] == "play" else None
+def _phoenix_bombs(ev: list[Event]) -> bool:
+    return "phoenix-in-bombs" in (ev[0].get("variants") or [])
+
+
+def _seats(ev: list[Event]) -> int:
+    return len(ev[0]["players"])  # 6 in tientsin
+
+
+def _is_bomb(e: Event, phoenix_bombs: bool = False) -> bool:
+    play = classify(e["cards"], phoenix_bombs=phoenix_bombs) if e["type"] == "play" else None
     return play is not None and play.kind in ("four", "straight flush")
 
 
@@ -59,7 +74,7 @@ def add_pass(ev: list[Event], rng: random.Random) -> str | None:
     if not idx:
         return None
     i = rng.choice(idx)
-    seat = rng.randrange(4)
+    seat = rng.randrange(_seats(ev))
     ev.insert(i, {"type": "pass", "game": ev[i]["game"], "seat": seat})
     return f"a pass by seat {seat} before event {i}"
 
@@ -80,7 +95,7 @@ def change_seat(ev: list[Event], rng: random.Random) -> str | None:
         return None
     i = rng.choice(idx)
     old = ev[i]["seat"]
-    ev[i]["seat"] = (old + rng.randrange(1, 4)) % 4
+    ev[i]["seat"] = (old + rng.randrange(1, _seats(ev))) % _seats(ev)
     return f"event {i}'s seat {old} -> {ev[i]['seat']}"
 
 
@@ -109,7 +124,7 @@ def swap_cards(ev: list[Event], rng: random.Random) -> str | None:
 
 
 def move_bomb(ev: list[Event], rng: random.Random) -> str | None:
-    idx = [i for i in _play_indices(ev, ("play",)) if _is_bomb(ev[i])]
+    idx = [i for i in _play_indices(ev, ("play",)) if _is_bomb(ev[i], _phoenix_bombs(ev))]
     if not idx:
         return None
     i = rng.choice(idx)
@@ -140,7 +155,7 @@ def redirect_gift(ev: list[Event], rng: random.Random) -> str | None:
     if not idx:
         return None
     i = rng.choice(idx)
-    ev[i]["to"] = (ev[i]["to"] + rng.randrange(1, 4)) % 4
+    ev[i]["to"] = (ev[i]["to"] + rng.randrange(1, _seats(ev))) % _seats(ev)
     return f"gift at event {i} to {ev[i]['to']}"
 
 
@@ -171,7 +186,7 @@ def change_round_end(ev: list[Event], rng: random.Random) -> str | None:
         ev[i]["score"] = [ev[i]["score"][0] + rng.choice((-5, 5, 25, 100)), ev[i]["score"][1]]
     else:
         order = ev[i]["finish_order"]
-        a, b = rng.sample(range(4), 2)
+        a, b = rng.sample(range(_seats(ev)), 2)
         order[a], order[b] = order[b], order[a]
     return f"round_end at event {i} changed"
 
@@ -204,7 +219,7 @@ def add_call(ev: list[Event], rng: random.Random) -> str | None:
     idx = [i for i, e in enumerate(ev) if e["type"] not in ("game_start", "round_start")]
     i = rng.choice(idx)
     call = rng.choice(("tichu", "tichu", "grand_tichu"))
-    seat = rng.randrange(4)
+    seat = rng.randrange(_seats(ev))
     ev.insert(i, {"type": "call", "game": ev[i]["game"], "seat": seat, "call": call})
     return f"{call} by seat {seat} before event {i}"
 
@@ -234,7 +249,7 @@ def pull_forward(ev: list[Event], rng: random.Random) -> str | None:
     """A later play of a seat made earlier in its round (the seat holds those cards):
     out of turn, on the wrong top, a bomb on the Dog or before a lead, the Dog on a trick..."""
     idx = _play_indices(ev, ("play",))
-    special = [i for i in idx if _is_bomb(ev[i]) or ev[i]["cards"] == ["Dog"]]
+    special = [i for i in idx if _is_bomb(ev[i], _phoenix_bombs(ev)) or ev[i]["cards"] == ["Dog"]]
     i = rng.choice(special if special and rng.random() < 0.5 else idx)
     a, _ = _round_of(ev, i)
     if a >= i:
@@ -274,7 +289,8 @@ def _hands_trace(ev: list[Event]) -> list[list[set[str]] | None]:
     return tracer.trace
 
 
-def _bombs(hand: set[str]) -> list[list[str]]:
+def _bombs(hand: set[str], phoenix_bombs: bool = False) -> list[list[str]]:
+    """Bombs of the hand: fours, one-suit runs (completed by the Phoenix under 9.1)."""
     out = []
     by_rank: dict[int, list[str]] = {}
     for c in hand:
@@ -290,6 +306,14 @@ def _bombs(hand: set[str]) -> list[list[str]]:
             if len(run) >= 5:
                 out.append([next(c for c in hand if rank_of(c) == x and suit_of(c) == suit)
                             for x in run])
+    if phoenix_bombs and "Phoenix" in hand:
+        out += [cs[:3] + ["Phoenix"] for cs in by_rank.values() if len(cs) >= 3]
+        for suit in SUIT_LETTERS:  # four of a suit in a window of five ranks, the gap filled
+            have = {rank_of(c): c for c in hand if suit_of(c) == suit}
+            for low in range(2, 11):
+                window = [have.get(r) for r in range(low, low + 5)]
+                if sum(c is None for c in window) == 1:
+                    out.append([c or "Phoenix" for c in window])
     return out
 
 
@@ -304,9 +328,9 @@ def inject(ev: list[Event], rng: random.Random) -> str | None:
     i = rng.choice(idx)
     hands = trace[i]
     assert hands is not None
-    seat = rng.choice([s for s in range(4) if hands[s]])
+    seat = rng.choice([s for s in range(_seats(ev)) if hands[s]])
     hand = sorted(hands[seat])
-    bombs = _bombs(hands[seat])
+    bombs = _bombs(hands[seat], _phoenix_bombs(ev))
     pairs = [[a, b] for a in hand for b in hand if a < b and rank_of(a) == rank_of(b)
              and rank_of(a) is not None]
     if bombs and rng.random() < 0.6:
@@ -331,10 +355,10 @@ def insert_bombs(ev: list[Event], rng: random.Random) -> str | None:
         hands = trace[i]
         if hands is None:
             continue
-        holders = [(s, b) for s in range(4) for b in _bombs(hands[s])]
+        holders = [(s, b) for s in range(_seats(ev)) for b in _bombs(hands[s], _phoenix_bombs(ev))]
         if holders:
             after = ev[i - 1]["type"] == "play" and (ev[i - 1]["cards"] == ["Dog"]
-                                                      or _is_bomb(ev[i - 1]))
+                                                      or _is_bomb(ev[i - 1], _phoenix_bombs(ev)))
             moments.append((after, i, holders))
     if not moments:
         return None
@@ -358,16 +382,25 @@ MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
 ]
 
 
-def make_case(seed: int, only: str | None = None, faults: int = 1) -> tuple[str, str]:
+def make_case(seed: int, only: str | None = None, faults: int = 1,
+              variants: tuple[str, ...] = ()) -> tuple[str, str]:
     """The log text of case ``seed`` and what was done to it (case 0 of 8 is legal);
-    ``only``: always that mutation; ``faults``: how many."""
+    ``only``: always that mutation; ``faults``: how many; ``variants``: house rules of
+    rules.md 9.1 the game is played under (named in its ``game_start``)."""
     from tichu_analyze.simulate import simulate
 
-    events = [json.loads(json.dumps(e)) for e in simulate(1, seed, target=500)]
     if only == "random":
         from oracle_random import random_game
 
-        return random_game(seed), "random game"
+        if "trichu" in variants:
+            raise ValueError("tests/oracle_random.py plays no trichu game")
+        return random_game(seed, variants=variants), "random game"
+    played = [v for v in variants if v != "phoenix-in-bombs"]  # (not simulated)
+    events = [json.loads(json.dumps(e))
+              for e in simulate(1, seed, target=3 if "trichu" in variants else 500,
+                                variants=played)]
+    if variants:
+        events[0]["variants"] = sorted(variants)
     rng = random.Random(seed)
     what = "legal"
     chosen = [m for m in MUTATIONS if m.__name__ == only] if only else MUTATIONS
@@ -403,12 +436,13 @@ def compare(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]], i
 
 
 def campaign(cases: int, seed: int, out: Path | None, log: Callable[[str], None] = print,
-             only: str | None = None, faults: int = 1) -> list[tuple[int, str]]:
+             only: str | None = None, faults: int = 1,
+             variants: tuple[str, ...] = ()) -> list[tuple[int, str]]:
     differ = []
     stats: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
         for n in range(seed, seed + cases):
-            text, what = make_case(n, only, faults)
+            text, what = make_case(n, only, faults, variants)
             path = Path(tmp) / f"case{n}.jsonl"
             path.write_text(text, encoding="utf-8")
             got, expected, judged = compare(path)
@@ -435,8 +469,12 @@ def main(argv: list[str] | None = None) -> int:
                         default=None, help="always this mutation, or random games "
                         "(tests/oracle_random.py)")
     parser.add_argument("--faults", type=int, default=1, help="faults per game")
+    parser.add_argument("--variant", action="append", default=[],
+                        choices=sorted(HOUSE_RULES | {"tientsin", "trichu"}),
+                        help="a house rule of rules.md 9.1, tientsin or trichu (repeatable)")
     args = parser.parse_args(argv)
-    differ = campaign(args.cases, args.seed, args.save, only=args.only, faults=args.faults)
+    differ = campaign(args.cases, args.seed, args.save, only=args.only, faults=args.faults,
+                      variants=tuple(args.variant))
     return 1 if differ else 0
 
 

@@ -3,9 +3,9 @@
 It shares no code with ``tichu_analyze`` (combinations come from ``tests/oracle_combos``,
 itself an independent reading) and is plain on purpose: hands are sets of card tokens,
 the table is a small state machine. It replays a format-1 JSON-lines log under the
-publisher's 4-player rules and returns the diagnostics of :data:`CODES` it is sure of,
-together with the lines it *judged*. ``tests/test_oracle_engine.py`` and
-``tests/oracle_diff.py`` compare it with the engine.
+publisher's 4-player rules (or a variant, below) and returns the diagnostics of
+:data:`CODES` it is sure of, together with the lines it *judged*.
+``tests/test_oracle_engine.py`` and ``tests/oracle_diff.py`` compare it with the engine.
 
 What it judges: a round left unfinished (L008), the turn and trick rules P003-P009, the
 bombs B001-B003, the wish W001/W002, the Dragon gift G001-G003 and the round's result
@@ -15,7 +15,28 @@ are left out of the comparison - at anything it does not model with confidence: 
 malformed line or event (L001-L004), an event out of sequence (L007), a bad deal (D001)
 or exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
 with the wished rank, and the cases where the engine is known to disagree (noted where
-they occur). A game naming ``variants`` is not judged at all.
+they occur).
+
+Variants (rules.md 9): the house rules of 9.1 are judged - ``wish-penalty-200`` (each
+W001 gives the other team 200 in the round's score), ``phoenix-in-bombs`` (the Phoenix
+completes a four of a kind or a straight flush, a bomb in every rule, the wish search
+included), ``dog-can-be-bombed`` (a bomb on the Dog is no B003: it is applied as a lead,
+as B003's "replay then" has it, and, played by a seat not due to lead, like any bomb
+onto a trick never a wish violation, 6.4). They come from ``game_start.variants`` and
+from the ``variants`` given to :class:`Oracle` (the command line's ``--variant``).
+``tientsin`` (9.2) is judged too: six seats, the deal of 6 then 3 or 4 cards, the
+exchange to the two partners (an irregular deal or exchange stops the round, as for
+four), the Dog's lead to either partner still holding cards (else the next seat after
+the Dog's player holding cards; a P002 where either partner may lead stops the round),
+the Dragon's trick to any opponent, the end at a triple victory (300, no gift owed,
+the winners first in the finish order) or with one seat left, the last seat's hand and
+tricks to the opposing team and the fifth seat's tricks to the first out. And
+``trichu`` (9.3): every ``round_start`` names the dummy and the seating (else it is
+skipped, L002), the exchange goes to the other team's two seats, a Grand Tichu by the
+solo player or the dummy is not counted (C004), the dummy is never bound by the wish;
+a round after the game's last (S004) is not judged. A game under an unknown name, both
+``tientsin`` and ``trichu``, a ``variants`` that is not a list of names, or in trichu a
+``target`` that is no positive multiple of 3 is not judged at all.
 
 Where the spec leaves room it reads as follows (each noted where it is applied):
 one code for a play's legality - an out-of-turn play is P003 alone, a bound seat's play
@@ -24,6 +45,12 @@ a play that is no combination (P002) or a Dog on a trick (P007) counts as the se
 pass and the turn moves on (rules 8, "the turn moves on"; the decision docs/rules.md
 writes down); a P002 where a lead is due passes the lead to the next seat, the top
 unchanged (after the Dog, a bomb by another seat is still B003).
+Where 9.1 leaves room: under ``phoenix-in-bombs`` a Phoenix straight whose other cards
+share a suit is a straight flush, never a plain straight, as docs/rules.md writes down;
+a W001's 200 go to the other team after a double victory too ("a violation of the wish
+gives the other team 200 points" names no exception; "each W001", docs/rules.md); under
+``dog-can-be-bombed`` the bomb of the seat due to lead after the Dog is its lead, bound
+by the wish like any led bomb (6.4).
 """
 
 from __future__ import annotations
@@ -51,6 +78,7 @@ CODES = frozenset({
     "B001", "B002", "B003", "W001", "W002", "G001", "G002", "G003", "S001", "S002",
 })
 DECK = frozenset(ALL_TOKENS)
+HOUSE_RULES = frozenset({"wish-penalty-200", "phoenix-in-bombs", "dog-can-be-bombed"})
 POINTS = {"Dragon": 25, "Phoenix": -25}
 
 
@@ -68,8 +96,8 @@ class Stop(Exception):  # noqa: N818 - a signal, not an error
         self.keep = keep
 
 
-def _seat(value: object) -> int:
-    if type(value) is not int or not 0 <= value < 4:
+def _seat(value: object, seats: int) -> int:
+    if type(value) is not int or not 0 <= value < seats:
         raise Stop("bad seat")
     return value
 
@@ -80,6 +108,11 @@ def _cards(value: object) -> list[str]:
     if len(set(value)) != len(value):
         raise Stop("a card twice")
     return list(value)
+
+
+def _names(players: object, seats: int) -> bool:
+    return (isinstance(players, list) and len(players) == seats
+            and all(isinstance(p, str) and p for p in players) and len(set(players)) == seats)
 
 
 def _is_dragon(play: Play | None) -> bool:
@@ -93,21 +126,25 @@ def _is_bomb(play: Play) -> bool:
 @dataclass
 class Round:
     number: int
+    variants: frozenset[str] = frozenset()
+    seats: int = 4  # 6 in tientsin (9.2)
     diags: list[tuple[str, int]] = field(default_factory=list)
     judged: set[int] = field(default_factory=set)
     judging: bool = True
     phase: str = "start"  # start, deal1, deal2, play, over
-    hands: list[set[str]] = field(default_factory=lambda: [set() for _ in range(4)])
+    hands: list[set[str]] = field(default_factory=list)
     exchanges: dict[int, dict[str, str]] = field(default_factory=dict)
     calls: dict[int, str] = field(default_factory=dict)  # counted calls
     played: set[int] = field(default_factory=set)  # seats that played a card
     out: list[int] = field(default_factory=list)
-    piles: list[list[str]] = field(default_factory=lambda: [[] for _ in range(4)])
+    piles: list[list[str]] = field(default_factory=list)
     # the table: "lead" (empty, `leader` to lead), "dog" (the Dog's trick just ended,
     # `leader` to lead), "trick" (`top` by `last`, `turn` on turn), "complete" (every
     # other seat passed: `last` won, `leader` to lead, a bomb may still land on it)
     table: str = "lead"
     leader: int = 0
+    dog_leaders: frozenset[int] = frozenset()  # tientsin: the partners who may lead (9.2)
+    dummy: int | None = None  # trichu: the dummy's seat (9.3)
     turn: int = 0
     top: Play | None = None
     last: int = 0
@@ -117,14 +154,32 @@ class Round:
     gift_owed: int | None = None  # the winner of a Dragon trick that is over, not given
     double_victory: bool = False
     ended: bool = False  # its round_end was seen
+    penalties: list[int] = field(default_factory=list)  # the seats of every W001
+
+    def __post_init__(self) -> None:
+        self.hands = [set() for _ in range(self.seats)]
+        self.piles = [[] for _ in range(self.seats)]
+
+    def due(self, seat: int) -> bool:
+        """Whether ``seat`` is (one of the seats) due to lead."""
+        return seat == self.leader or self.table == "dog" and seat in self.dog_leaders
+
+    @property
+    def phoenix_bombs(self) -> bool:
+        return "phoenix-in-bombs" in self.variants
+
+    def wish_ignored(self, seat: int, line: int) -> None:
+        """W001 (and under ``wish-penalty-200`` its 200 points to the other team)."""
+        self.report("W001", line)
+        self.penalties.append(seat)
 
     def report(self, code: str, line: int) -> None:
         self.diags.append((code, line))
 
     def next_holding(self, seat: int) -> int:
         """The next seat after ``seat`` in playing order that still holds cards."""
-        for k in range(1, 5):
-            s = (seat + k) % 4
+        for k in range(1, self.seats + 1):
+            s = (seat + k) % self.seats
             if self.hands[s]:
                 return s
         return seat
@@ -133,8 +188,11 @@ class Round:
 class Oracle:
     """Replays one file; ``diagnostics``/``judged`` hold the result."""
 
-    def __init__(self) -> None:
+    def __init__(self, variants: Iterable[str] = ()) -> None:
         self.rounds: dict[str, Round | None] = {}  # the current round of every game
+        self.extra = frozenset(variants)  # the command line's --variant
+        self.variants: dict[str, frozenset[str]] = {}  # of every game
+        self.rounds_of: dict[str, object] = {}  # trichu: the number of rounds
         self.skipped_games: set[str] = set()
         self.all_rounds: list[Round] = []
 
@@ -184,29 +242,47 @@ class Oracle:
         if game in self.skipped_games:
             return
         if kind == "game_start":
-            if game in self.rounds or ev.get("variants"):
-                self.skipped_games.add(game)  # L006, or a variant: not judged
+            names = ev.get("variants") or []
+            if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+                names = ["?"]
+            variants = frozenset(names) | self.extra
+            seats = 6 if "tientsin" in variants else 4
+            target = ev.get("target", 9)
+            if (game in self.rounds or not variants - {"tientsin", "trichu"} <= HOUSE_RULES
+                    or {"tientsin", "trichu"} <= variants
+                    or not _names(ev.get("players"), seats)
+                    or "trichu" in variants and not (
+                        type(target) is int and target > 0 and target % 3 == 0)):
+                self.skipped_games.add(game)  # L006, L002, or a variant not judged
+            self.rounds_of[game] = target if "trichu" in variants else None
+            self.variants[game] = variants
             self.rounds[game] = None
             return
         if game not in self.rounds:
             return  # L005
         rnd = self.rounds[game]
         if kind == "round_start":
-            number, players = ev.get("round"), ev.get("players")
-            if type(number) is not int or "dummy" in ev or players is not None and not (
-                    isinstance(players, list) and len(players) == 4
-                    and all(isinstance(p, str) and p for p in players)
-                    and len(set(players)) == 4):
+            number, players, dummy = ev.get("round"), ev.get("players"), ev.get("dummy")
+            trichu = "trichu" in self.variants[game]
+            if type(number) is not int or not trichu and "dummy" in ev or (
+                    players is not None and not _names(players, self._seats(game))):
                 return  # L002: skipped
+            if trichu and (players is None or type(dummy) is not int or not 0 <= dummy < 4):
+                return  # 9.3: every round_start names the dummy and the seating (L002)
             expected = 1 if rnd is None else rnd.number + 1
             if number != expected:  # L007: skipped, and the events of its round
                 if rnd is not None:
                     rnd.judging = False
-                new = Round(number, judging=False)
+                new = Round(number, self.variants[game], self._seats(game), judging=False)
             else:
                 old_judged = rnd is None or rnd.judging
                 self._close(rnd, line)
-                new = Round(number)
+                new = Round(number, self.variants[game], self._seats(game))
+                if trichu:
+                    new.dummy = dummy
+                    last = self.rounds_of[game]
+                    if type(last) is int and number > last:
+                        new.judging = False  # S004: a round after the last (not modelled)
                 if old_judged:
                     new.judged.add(line)  # (else what it shows of the old round is unknown)
             self.rounds[game] = new
@@ -235,6 +311,9 @@ class Oracle:
             return
         rnd.judged.add(line)
 
+    def _seats(self, game: str) -> int:
+        return 6 if "tientsin" in self.variants[game] else 4
+
     def _close(self, rnd: Round | None, line: int) -> None:
         """The round before a round_start or game_end at ``line``."""
         if rnd is None or not rnd.judging:
@@ -250,21 +329,24 @@ class Oracle:
     # ------------------------------------------------------------------ deal, calls, exchange
 
     def on_deal(self, rnd: Round, ev: dict, line: int) -> None:
-        hands = ev.get("hands")
-        size = {"start": 8, "deal1": 6}.get(rnd.phase)
-        if size is None or not isinstance(hands, list) or len(hands) != 4:
+        hands, n = ev.get("hands"), rnd.seats
+        first = rnd.phase == "start"
+        # 8 then 6 cards a seat; in tientsin 6, then 3 or 4 (9.2)
+        sizes = ({8} if first else {6}) if n == 4 else ({6} if first else {3, 4})
+        if rnd.phase not in ("start", "deal1") or not isinstance(hands, list) or len(hands) != n:
             raise Stop("L007/L002")
         for seat, hand in enumerate(hands):
             cards = _cards(hand)
-            if len(cards) != size or rnd.hands[seat] & set(cards):
+            if len(cards) not in sizes or rnd.hands[seat] & set(cards):
                 raise Stop("D001")
             rnd.hands[seat] |= set(cards)
-        if len(set().union(*rnd.hands)) != 4 * (8 if size == 8 else 14):
+        total = sum(len(h) for h in rnd.hands)
+        if len(set().union(*rnd.hands)) != total or not first and total != len(DECK):
             raise Stop("D001")
-        rnd.phase = "deal1" if size == 8 else "deal2"
+        rnd.phase = "deal1" if first else "deal2"
 
     def on_call(self, rnd: Round, ev: dict, line: int) -> None:
-        seat, call = _seat(ev.get("seat")), ev.get("call")
+        seat, call = _seat(ev.get("seat"), rnd.seats), ev.get("call")
         if call not in ("tichu", "grand_tichu"):
             raise Stop("L002")
         if rnd.phase == "over":
@@ -275,35 +357,45 @@ class Oracle:
         late = rnd.phase != "deal1" if call == "grand_tichu" else seat in rnd.played
         if late or seat in rnd.calls:
             return  # C001 / C002 / C003: not counted
+        if call == "grand_tichu" and rnd.dummy is not None and seat % 2 == rnd.dummy % 2:
+            return  # C004 (9.3): not by the solo player or the dummy, not counted
         rnd.calls[seat] = call
 
     def on_exchange(self, rnd: Round, ev: dict, line: int) -> None:
-        seat, give = _seat(ev.get("seat")), ev.get("give")
+        seat, give = _seat(ev.get("seat"), rnd.seats), ev.get("give")
         if rnd.phase != "deal2" or seat in rnd.exchanges:
             raise Stop("L007/X002")
-        others = {str(s) for s in range(4) if s != seat}
+        others = {str(s) for s in self._receivers(rnd, seat)}
         if not isinstance(give, dict) or set(give) != others or not all(
                 isinstance(c, str) for c in give.values()):
             raise Stop("X001/L002")
         cards = list(give.values())
-        if len(set(cards)) != 3 or not all(c in rnd.hands[seat] for c in cards):
+        if len(set(cards)) != len(cards) or not all(c in rnd.hands[seat] for c in cards):
             raise Stop("X001")
         rnd.exchanges[seat] = give
-        if len(rnd.exchanges) == 4:
+        if len(rnd.exchanges) == rnd.seats:
             for giver, g in rnd.exchanges.items():
                 for to, card in g.items():
                     rnd.hands[giver].discard(card)
                     rnd.hands[int(to)].add(card)
             rnd.phase = "play"
             rnd.table = "lead"
-            rnd.leader = next(s for s in range(4) if "Mahjong" in rnd.hands[s])
+            rnd.leader = next(s for s in range(rnd.seats) if "Mahjong" in rnd.hands[s])
+
+    @staticmethod
+    def _receivers(rnd: Round, seat: int) -> list[int]:
+        """The seats ``seat`` gives a card to: the three others, in tientsin its two
+        partners (9.2), in trichu the two seats of the other team (9.3)."""
+        if rnd.dummy is not None:
+            return [s for s in range(4) if s % 2 != seat % 2]
+        return [s for s in range(rnd.seats) if s != seat and (rnd.seats == 4 or s % 2 == seat % 2)]
 
     # ------------------------------------------------------------------ play
 
     def on_play(self, rnd: Round, ev: dict, line: int) -> None:
         if rnd.phase in ("start", "deal1", "deal2"):
             raise Stop("L007")
-        seat, cards = _seat(ev.get("seat")), _cards(ev.get("cards"))
+        seat, cards = _seat(ev.get("seat"), rnd.seats), _cards(ev.get("cards"))
         wish_field, phoenix_field = ev.get("wish"), ev.get("phoenix")
         if self._skipped_move(rnd, seat, line):
             return
@@ -323,14 +415,15 @@ class Oracle:
             phoenix = RANK_WORDS[phoenix_field]
 
         table = rnd.table
-        options = readings(cards, rnd.top if table == "trick" else None)
+        options = readings(cards, rnd.top if table == "trick" else None, rnd.phoenix_bombs)
         if phoenix is not None:
             options = [p for p in options if p.phoenix == phoenix]
         if not options:  # P002
             if table == "trick":
                 return self._invalid_play(rnd, seat, cards)
             return self._invalid_lead(rnd, seat, cards, line)
-        bomb = _is_bomb(options[0])  # a bomb has one reading (no Phoenix in bombs)
+        # a bomb has one reading (or, under phoenix-in-bombs, every reading is one)
+        bomb = _is_bomb(options[0])
 
         if table == "complete":
             if seat != rnd.leader and bomb:
@@ -340,15 +433,18 @@ class Oracle:
             self._end_trick(rnd, line)  # this play is a lead
             table = rnd.table
         if table in ("lead", "dog"):
-            entitled = seat == rnd.leader
+            entitled = rnd.due(seat)
             if not entitled:
-                if bomb:
-                    rnd.report("B002" if table == "lead" else "B003", line)
+                if bomb and table == "lead":
+                    rnd.report("B002", line)
+                elif bomb:
+                    if "dog-can-be-bombed" not in rnd.variants:  # 9.1
+                        rnd.report("B003", line)
                 else:
                     rnd.report("P003", line)
             chosen = max(options, key=strength)
-            if entitled and self._bound(rnd, hand, None) and not self._has_wish(rnd, cards):
-                rnd.report("W001", line)
+            if entitled and self._bound(rnd, seat, None) and not self._has_wish(rnd, cards):
+                rnd.wish_ignored(seat, line)
             self._lead(rnd, seat, cards, chosen)
             return self._after_play(rnd, seat, cards, wish)
         # a trick is on the table
@@ -362,14 +458,14 @@ class Oracle:
             # Not judged as a play on the top too: "where one event could match several
             # codes, the more specific reading wins" (rules 8) - the engine's reading.
             rnd.report("P003", line)
-        elif (self._bound(rnd, hand, rnd.top) and not self._has_wish(rnd, cards)
+        elif (self._bound(rnd, seat, rnd.top) and not self._has_wish(rnd, cards)
               and any(rnd.top is not None and beats(p, rnd.top) for p in options)):
             # W001 only for an otherwise legal play: a play that does not beat the top
             # is P004/P005 alone. The W001 row reads "followed with a non-bomb without
             # it", which such a play also is; rules 8 has one event matching several
             # codes take "the more specific reading", and docs/rules.md ("One code per
             # play; the wish comes last") decides for P004/P005.
-            rnd.report("W001", line)
+            rnd.wish_ignored(seat, line)
         self._follow(rnd, seat, cards, options, line, on_turn=seat == rnd.turn)
         self._after_play(rnd, seat, cards, wish)
 
@@ -386,8 +482,10 @@ class Oracle:
         rnd.report("P009" if rnd.phase == "over" else "P008", line)
         return True
 
-    def _bound(self, rnd: Round, hand: set[str], top: Play | None) -> bool:
-        return rnd.wish is not None and can_fulfil_wish(hand, rnd.wish, top)
+    def _bound(self, rnd: Round, seat: int, top: Play | None) -> bool:
+        """Whether the seat is bound by the wish (6.2); never the dummy in trichu (9.3)."""
+        return rnd.wish is not None and seat != rnd.dummy and can_fulfil_wish(
+            rnd.hands[seat], rnd.wish, top, rnd.phoenix_bombs)
 
     def _has_wish(self, rnd: Round, cards: list[str]) -> bool:
         return any(rank_of(c) == rnd.wish for c in cards)
@@ -425,11 +523,17 @@ class Oracle:
         if self._leave_hand(rnd, seat, cards):
             return
         if cards == ["Dog"] and rnd.top is not None and rnd.top.rank == 0:
-            partner = (seat + 2) % 4  # 5.2: the Dog's trick ends at once
-            rnd.piles[seat] += rnd.trick
+            rnd.piles[seat] += rnd.trick  # 5.2: the Dog's trick ends at once
             rnd.trick, rnd.top = [], None
             rnd.table = "dog"
-            rnd.leader = partner if rnd.hands[partner] else rnd.next_holding(partner)
+            if rnd.seats == 4:
+                partner = (seat + 2) % 4
+                rnd.leader = partner if rnd.hands[partner] else rnd.next_holding(partner)
+                return
+            # 9.2: either partner still holding cards, else the next seat after the player
+            rnd.dog_leaders = frozenset(s for s in range(6) if s != seat and s % 2 == seat % 2
+                                        and rnd.hands[s])
+            rnd.leader = min(rnd.dog_leaders, default=rnd.next_holding(seat))
             return
         rnd.turn = rnd.next_holding(seat)
 
@@ -443,11 +547,13 @@ class Oracle:
         return self._round_over(rnd)
 
     def _round_over(self, rnd: Round) -> bool:
-        """Whether the seat just out ends the round (7.2, 7.3)."""
-        if len(rnd.out) >= 2 and rnd.out[0] % 2 == rnd.out[1] % 2:
+        """Whether the seat just out ends the round (7.2, 7.3; in tientsin 9.2: a triple
+        victory - kept as ``double_victory`` - or one seat left holding cards)."""
+        team = rnd.seats // 2
+        if len(rnd.out) == team and len({s % 2 for s in rnd.out}) == 1:
             rnd.phase, rnd.double_victory = "over", True  # 7.2
             return True
-        if len(rnd.out) < 3:
+        if len(rnd.out) < rnd.seats - 1:
             return False
         rnd.phase = "over"  # 7.3: the trick in progress goes to its last player
         if _is_dragon(rnd.top):
@@ -468,25 +574,25 @@ class Oracle:
     def _missing_gift(self, rnd: Round, line: int) -> None:
         assert rnd.gift_owed is not None
         rnd.report("G002", line)
-        rnd.piles[(rnd.gift_owed + 1) % 4] += rnd.trick  # the next seat after the winner
+        rnd.piles[(rnd.gift_owed + 1) % rnd.seats] += rnd.trick  # the next seat after the winner
         rnd.trick, rnd.gift_owed = [], None
 
     def on_pass(self, rnd: Round, ev: dict, line: int) -> None:
         if rnd.phase in ("start", "deal1", "deal2"):
             raise Stop("L007")
-        seat = _seat(ev.get("seat"))
+        seat = _seat(ev.get("seat"), rnd.seats)
         if self._skipped_move(rnd, seat, line):
             return
         if rnd.table == "complete" and rnd.gift_owed is not None:
             self._end_trick(rnd, line)  # G002: this pass is not the gift
         if rnd.table in ("lead", "dog", "complete"):
-            rnd.report("P006" if seat == rnd.leader else "P003", line)
+            rnd.report("P006" if rnd.due(seat) else "P003", line)
             return
         if seat != rnd.turn:
             rnd.report("P003", line)  # counts as its pass; the turn stays (settled)
         else:
-            if self._bound(rnd, rnd.hands[seat], rnd.top):
-                rnd.report("W001", line)
+            if self._bound(rnd, seat, rnd.top):
+                rnd.wish_ignored(seat, line)
             rnd.turn = rnd.next_holding(seat)
         self._count_pass(rnd, seat)
 
@@ -513,6 +619,8 @@ class Oracle:
         The spec does not say more; this is what "the turn moves on" reads as here."""
         if rnd.wish is not None and self._has_wish(rnd, cards):
             raise Stop("an invalid play with the wished rank")
+        if rnd.table == "dog" and rnd.seats == 6:
+            raise Stop("P002 where either partner may lead after the Dog (not modelled)")
         if rnd.table == "complete":
             # 2.4: "a play by that seat at this point is that lead, never a play on its
             # own trick": the old trick goes to its winner (a Dragon's, not given: G002),
@@ -527,7 +635,7 @@ class Oracle:
 
     def _count_pass(self, rnd: Round, seat: int) -> None:
         rnd.passed.add(seat)
-        others = {s for s in range(4) if rnd.hands[s] and s != rnd.last}
+        others = {s for s in range(rnd.seats) if rnd.hands[s] and s != rnd.last}
         if others <= rnd.passed:  # 2.4: the trick is over
             rnd.table = "complete"
             w = rnd.last
@@ -538,7 +646,7 @@ class Oracle:
     def on_dragon_gift(self, rnd: Round, ev: dict, line: int) -> None:
         if rnd.phase in ("start", "deal1", "deal2"):
             raise Stop("L007")
-        seat, to = _seat(ev.get("seat")), _seat(ev.get("to"))
+        seat, to = _seat(ev.get("seat"), rnd.seats), _seat(ev.get("to"), rnd.seats)
         if rnd.gift_owed is not None and seat == rnd.gift_owed:
             if to % 2 == seat % 2:
                 rnd.report("G001", line)
@@ -564,7 +672,7 @@ class Oracle:
         order, score = ev.get("finish_order"), ev.get("score")
         if ev.get("round") != rnd.number:
             raise Stop("round number")
-        if not (isinstance(order, list) and sorted(order) == [0, 1, 2, 3]
+        if not (isinstance(order, list) and sorted(order) == list(range(rnd.seats))
                 and all(type(s) is int for s in order)):
             raise Stop("L002 finish_order")
         if not (isinstance(score, list) and len(score) == 2
@@ -573,37 +681,47 @@ class Oracle:
         if rnd.gift_owed is not None:
             self._missing_gift(rnd, line)
         replayed, team = result(rnd)
-        if order[:2] != replayed[:2] or not rnd.double_victory and order != replayed:
+        winners = rnd.seats // 2
+        if order[:winners] != replayed[:winners] or not rnd.double_victory and order != replayed:
             rnd.report("S001", line)  # after a double victory, the other two in any order
         if team != score:
             rnd.report("S002", line)
 
 
 def result(rnd: Round) -> tuple[list[int], list[int]]:
-    """The finish order and the teams' scores of a round that is over (7.2-7.5)."""
+    """The finish order and the teams' scores of a round that is over (7.2-7.5; in
+    tientsin 9.2)."""
     first = rnd.out[0]
-    rest = [s for s in range(4) if s not in rnd.out]
+    rest = [s for s in range(rnd.seats) if s not in rnd.out]
     team = [0, 0]
     if rnd.double_victory:
-        team[first % 2] = 200
+        team[first % 2] = 200 if rnd.seats == 4 else 300
     else:
         (last,) = rest
-        for s in range(4):
-            owner = first if s == last else s  # 7.3: the last seat's tricks
+        for s in range(rnd.seats):
+            if rnd.seats == 4:
+                owner = first if s == last else s  # 7.3: the last seat's tricks
+            else:  # 9.2: to the opposing team; the fifth seat's to the first out
+                owner = last + 1 if s == last else first if s == rnd.out[4] else s
             team[owner % 2] += sum(points(c) for c in rnd.piles[s])
         team[(last + 1) % 2] += sum(points(c) for c in rnd.hands[last])
     for s, call in rnd.calls.items():
         value = 100 if call == "tichu" else 200
         team[s % 2] += value if s == first else -value
+    if "wish-penalty-200" in rnd.variants:  # 9.1: a violation of the wish
+        for s in rnd.penalties:
+            team[(s + 1) % 2] += 200
     return rnd.out + rest, team
 
 
-def judge_lines(lines: Iterable[str]) -> tuple[list[tuple[str, int]], set[int]]:
-    """The oracle's diagnostics ``(code, line)`` and the lines it judged."""
-    oracle = Oracle()
+def judge_lines(lines: Iterable[str], variants: Iterable[str] = ()
+                ) -> tuple[list[tuple[str, int]], set[int]]:
+    """The oracle's diagnostics ``(code, line)`` and the lines it judged (``variants``:
+    those of the command line, added to every game's)."""
+    oracle = Oracle(variants)
     oracle.run(lines)
     return oracle.diagnostics, oracle.judged
 
 
-def judge(path: Path) -> tuple[list[tuple[str, int]], set[int]]:
-    return judge_lines(path.read_text(encoding="utf-8").split("\n"))
+def judge(path: Path, variants: Iterable[str] = ()) -> tuple[list[tuple[str, int]], set[int]]:
+    return judge_lines(path.read_text(encoding="utf-8").split("\n"), variants)

@@ -7,6 +7,9 @@ and now and then a move by the wrong seat, a pass by the leader, the Dog on a tr
 Dragon gift to the wrong seat or none, a call at any time, a round_end that is off.
 Each event is fed to an :class:`~oracle_engine.Oracle` as it is written, so the next
 one is chosen from the state the oracle holds; the engine then judges the log on its own.
+Under the house rules of rules.md 9.1 and in ``tientsin`` (six seats, 9.2) too: Phoenix
+bombs are played under ``phoenix-in-bombs``; the Dog is led more often under
+``dog-can-be-bombed`` and in ``tientsin``.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ from oracle_engine import Oracle, Round, result
 RANKS = list(RANK_WORDS)
 
 
-def _deal(rng: random.Random) -> list[list[str]]:
-    """14 cards a seat, often with a four of a kind or a run of one suit for someone."""
+def _deal(rng: random.Random, seats: int = 4) -> list[list[str]]:
+    """14 cards a seat (in tientsin 10 to two seats, 9 to the others), often with a four
+    of a kind or a run of one suit for someone."""
     deck = list(ALL_TOKENS)
     rng.shuffle(deck)
-    hands: list[list[str]] = [[] for _ in range(4)]
-    for seat in range(4):
+    sizes = [14] * 4 if seats == 4 else rng.sample([10, 10, 9, 9, 9, 9], 6)
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    for seat in range(seats):
         if rng.random() < 0.5:
             word = rng.choice(RANKS)
             if rng.random() < 0.6:
@@ -36,11 +41,11 @@ def _deal(rng: random.Random) -> list[list[str]]:
                 suit = rng.choice("jspr")
                 want = [w + suit for w in RANKS[start - 2:start + 3]]
             want = [c for c in want if c in deck]
-            for c in want[:14 - len(hands[seat])]:
+            for c in want[:sizes[seat] - len(hands[seat])]:
                 deck.remove(c)
                 hands[seat].append(c)
-    for seat in range(4):
-        while len(hands[seat]) < 14:
+    for seat in range(seats):
+        while len(hands[seat]) < sizes[seat]:
             hands[seat].append(deck.pop())
     return hands
 
@@ -65,6 +70,11 @@ def _candidates(hand: set[str]) -> list[list[str]]:
                 continue
             out.append([g[0] if g else "Phoenix" for g in run])
             out.append([g[-1] if g else "Phoenix" for g in run])
+            for suit in "jspr":  # of one suit (a straight flush under phoenix-in-bombs)
+                one = [next((c for c in g if c.endswith(suit)), None) if g else "Phoenix"
+                       for g in run]
+                if None not in one and (gaps or "Phoenix" in hand and length == 5):
+                    out.append([c for c in one if c is not None])
     for a in by_rank:  # full houses and stairs of two or three pairs
         if len(by_rank[a]) >= 3:
             out += [by_rank[a][:3] + by_rank[b][:2] for b in by_rank
@@ -77,8 +87,13 @@ def _candidates(hand: set[str]) -> list[list[str]]:
 
 
 class RandomGame:
-    def __init__(self, seed: int, rounds: int = 3) -> None:
+    def __init__(self, seed: int, rounds: int = 3, variants: tuple[str, ...] = ()) -> None:
         self.rng = random.Random(seed)
+        self.variants = sorted(variants)
+        self.phoenix_bombs = "phoenix-in-bombs" in variants
+        self.n = 6 if "tientsin" in variants else 4  # seats
+        # the Dog led more often: bombs on it, and in tientsin the lead to either partner
+        self.dog_bombs = "dog-can-be-bombed" in variants or "tientsin" in variants
         self.game = f"rnd-{seed}"
         self.oracle = Oracle()
         self.lines: list[str] = []
@@ -96,7 +111,11 @@ class RandomGame:
         return rnd
 
     def play(self) -> str:
-        self.emit({"type": "game_start", "players": ["Ana", "Ben", "Chloe", "Dev"]})
+        names = ["Ana", "Ben", "Chloe", "Dev", "Eve", "Finn"]
+        start: dict = {"type": "game_start", "players": names[:self.n]}
+        if self.variants:
+            start["variants"] = self.variants
+        self.emit(start)
         for number in range(1, self.rounds + 1):
             self.emit({"type": "round_start", "round": number})
             self.one_round(number)
@@ -104,15 +123,17 @@ class RandomGame:
 
     def one_round(self, number: int) -> None:
         rng = self.rng
-        hands = _deal(rng)
-        self.emit({"type": "deal", "hands": [h[:8] for h in hands]})
-        for seat in range(4):
+        n = self.n
+        hands = _deal(rng, n)
+        first = 8 if n == 4 else 6
+        self.emit({"type": "deal", "hands": [h[:first] for h in hands]})
+        for seat in range(n):
             if rng.random() < 0.1:
                 self.emit({"type": "call", "seat": seat, "call": "grand_tichu"})
-        self.emit({"type": "deal", "hands": [h[8:] for h in hands]})
-        for seat in range(4):
-            give = rng.sample(hands[seat], 3)
-            others = [s for s in range(4) if s != seat]
+        self.emit({"type": "deal", "hands": [h[first:] for h in hands]})
+        for seat in range(n):
+            others = [s for s in range(n) if s != seat and (n == 4 or s % 2 == seat % 2)]
+            give = rng.sample(hands[seat], len(others))
             self.emit({"type": "exchange", "seat": seat,
                        "give": {str(s): c for s, c in zip(others, give, strict=True)}})
         for _ in range(400):
@@ -128,7 +149,7 @@ class RandomGame:
         if rnd.gift_owed is not None and rng.random() < 0.9:
             self.gift(rnd)
         if rng.random() < 0.1:
-            self.emit({"type": "pass", "seat": rng.randrange(4)})  # after the end: P009
+            self.emit({"type": "pass", "seat": rng.randrange(self.n)})  # after the end: P009
         rnd = self.rnd
         if rnd.judging and rng.random() < 0.9:
             order, score = result(rnd) if rnd.gift_owed is None else ([0, 1, 2, 3], [0, 0])
@@ -142,22 +163,24 @@ class RandomGame:
     def gift(self, rnd: Round) -> None:
         seat = rnd.gift_owed
         assert seat is not None
-        to = (seat + self.rng.choice((1, 3, 1, 3, 1, 3, 2, 0))) % 4
+        to = (seat + self.rng.choice((1, 3, 1, 3, 1, 3, 2, 0) if self.n == 4
+                                     else (1, 3, 5, 1, 3, 5, 2, 4, 0))) % self.n
         self.emit({"type": "dragon_gift", "seat": seat, "to": to})
 
     def step(self, rnd: Round) -> None:
         rng = self.rng
-        holding = [s for s in range(4) if rnd.hands[s]]
+        n = self.n
+        holding = [s for s in range(n) if rnd.hands[s]]
         x = rng.random()
         if x < 0.02:
-            self.emit({"type": "call", "seat": rng.randrange(4), "call": "tichu"})
+            self.emit({"type": "call", "seat": rng.randrange(n), "call": "tichu"})
             return
         if x < 0.06:  # a wrong seat, or a wrong move
-            seat, y = rng.choice(holding if rng.random() < 0.8 else range(4)), rng.random()
+            seat, y = rng.choice(holding if rng.random() < 0.8 else range(n)), rng.random()
             if y < 0.35 or not rnd.hands[seat]:
                 self.emit({"type": "pass", "seat": seat})
             elif y < 0.45:
-                self.emit({"type": "dragon_gift", "seat": seat, "to": rng.randrange(4)})
+                self.emit({"type": "dragon_gift", "seat": seat, "to": rng.randrange(n)})
             else:
                 ev = {"type": "play", "seat": seat,
                       "cards": rng.choice(_candidates(rnd.hands[seat]))}
@@ -168,10 +191,12 @@ class RandomGame:
         if rnd.gift_owed is not None and rng.random() < 0.9:
             self.gift(rnd)
             return
-        if x < 0.12 or rnd.table == "dog" and x < 0.4:  # a bomb by anyone holding one
+        if x < 0.12 or rnd.table == "dog" and x < (0.8 if self.dog_bombs else 0.4):
+            # a bomb by anyone holding one
             # (on the Dog, before a lead: B003, B002)
+            pb = self.phoenix_bombs
             bombs = [(s, c) for s in holding for c in _candidates(rnd.hands[s])
-                     if len(c) >= 4 and legal(c, None) and legal(c, None)[0].kind
+                     if len(c) >= 4 and legal(c, None, pb) and legal(c, None, pb)[0].kind
                      in ("four", "straight flush")]
             if bombs:
                 seat, cards = rng.choice(bombs)
@@ -179,11 +204,15 @@ class RandomGame:
                 return
         if rnd.table == "trick":
             seat, top = rnd.turn, rnd.top
+        elif rnd.table == "dog" and rnd.dog_leaders:  # tientsin: either partner
+            seat, top = rng.choice(sorted(rnd.dog_leaders)), None
         else:
             seat, top = rnd.leader, None
         hand = rnd.hands[seat]
-        options = [c for c in _candidates(hand) if legal(c, top)]
-        if top is None:
+        options = [c for c in _candidates(hand) if legal(c, top, self.phoenix_bombs)]
+        if top is None and self.dog_bombs and "Dog" in hand and rng.random() < 0.4:
+            options = [["Dog"]]
+        elif top is None:
             options = [c for c in options if c != ["Dog"] or rng.random() < 0.3]
         wished = [c for c in options if rnd.wish is not None
                   and any(rank_of(t) == rnd.wish for t in c)]
@@ -203,6 +232,7 @@ class RandomGame:
         self.emit(ev)
 
 
-def random_game(seed: int, rounds: int = 3) -> str:
-    """The text of a random game (see the module's docstring)."""
-    return RandomGame(seed, rounds).play()
+def random_game(seed: int, rounds: int = 3, variants: tuple[str, ...] = ()) -> str:
+    """The text of a random game (see the module's docstring), under the house rules
+    ``variants`` (rules.md 9.1)."""
+    return RandomGame(seed, rounds, variants).play()

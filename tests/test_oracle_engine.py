@@ -4,6 +4,8 @@
 * Simulated legal games: both clean.
 * Simulated games with one fault injected from a seed: the engine's diagnostics of the
   oracle's codes, on the lines the oracle judged, equal the oracle's.
+* The same under the house rules of rules.md 9.1 (each case one where the house rule
+  changes what is reported), in tientsin (9.2, six seats) and in trichu (9.3).
 * Disagreements found by the larger campaign (``tests/oracle_diff.py``), settled by the
   lead (docs/rules.md): both now read them alike. (A new one where the engine seems to
   break the letter of the spec goes in as a strict xfail until it is decided.)
@@ -19,36 +21,44 @@ from pathlib import Path
 
 import pytest
 from oracle_diff import MUTATIONS, compare, engine, make_case
-from oracle_engine import CODES, judge, judge_lines
+from oracle_engine import CODES, HOUSE_RULES, judge, judge_lines
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = Path(__file__).parent / "oracle_cases"
 
 
-def _fixture_cases() -> list[tuple[Path, list[tuple[str, int]]]]:
+def _fixture_cases() -> list[tuple[Path, list[tuple[str, int]], list[str]]]:
+    """Every JSON-lines fixture: its expectations and the variants of its command line
+    (the oracle judges the house rules of rules.md 9.1, tientsin and trichu)."""
     out = []
     for cases in sorted(FIXTURES.glob("*/cases.json")):
-        if cases.parent.name in ("variants", "variants2", "tch"):
+        if cases.parent.name == "tch":
             continue
         for case in json.loads(cases.read_text(encoding="utf-8")):
             path = cases.parent / case["file"]
-            if path.suffix == ".jsonl" and path.exists() and not case.get("variants"):
-                out.append((path, [(e["code"], e["line"]) for e in case["expect"]]))
+            if path.suffix == ".jsonl" and path.exists():
+                out.append((path, [(e["code"], e["line"]) for e in case["expect"]],
+                            case.get("variants") or []))
     return out
 
 
 def test_the_oracle_agrees_with_the_fixtures_expectations() -> None:
-    """The spec-derived expectations of every 4-player fixture, on the lines the oracle
-    judged, are the oracle's diagnostics (a check of the oracle, not of the engine)."""
+    """The spec-derived expectations of every fixture, on the lines the oracle judged,
+    are the oracle's diagnostics (a check of the oracle, not of the engine): the house
+    rules of 9.1, tientsin and trichu included."""
     cases = _fixture_cases()
     assert len(cases) > 300
     judged_codes = 0
-    for path, expect in cases:
-        found, judged = judge(path)
+    house_rules = 0
+    for path, expect, variants in cases:
+        found, judged = judge(path, variants)
         want = sorted(d for d in expect if d[0] in CODES and d[1] in judged)
         assert found == want, path.name
         judged_codes += len(want)
+        house_rules += bool(judged and (variants or '"variants"' in path.read_text(
+            encoding="utf-8")))
     assert judged_codes > 150
+    assert house_rules >= 120  # fixtures under a variant of rules.md 9, judged
 
 
 @pytest.mark.parametrize("seed", [8, 16, 24, 32])
@@ -74,8 +84,8 @@ SEEDS = [(29, "inject"), (19, "drop_play"), (1, "inject"), (13, "move_bomb"),
 
 
 @functools.cache
-def _case(seed: int, only: str) -> tuple[str, str]:
-    return make_case(seed, only)
+def _case(seed: int, only: str, variants: tuple[str, ...] = ()) -> tuple[str, str]:
+    return make_case(seed, only, variants=variants)
 
 
 @pytest.mark.parametrize(("seed", "only"), SEEDS)
@@ -111,15 +121,127 @@ def test_random_games_engine_and_oracle_agree(tmp_path: Path) -> None:
         assert got == expected, seed
 
 
+# The house rules of rules.md 9.1 (seed, mutation or random game): in each case the house
+# rule changes what is reported (a W001's 200 points in S002, a bomb the Phoenix
+# completes, no B003 for a bomb on the Dog).
+VARIANT_SEEDS = [
+    ("wish-penalty-200", 4, "random"), ("wish-penalty-200", 13, "change_wish"),
+    ("wish-penalty-200", 24, "change_wish"),
+    ("phoenix-in-bombs", 18, "random"), ("phoenix-in-bombs", 37, "random"),
+    ("phoenix-in-bombs", 16, "insert_bombs"), ("phoenix-in-bombs", 21, "insert_bombs"),
+    ("phoenix-in-bombs", 23, "insert_bombs"),
+    ("dog-can-be-bombed", 24, "random"), ("dog-can-be-bombed", 6, "insert_bombs"),
+    ("dog-can-be-bombed", 31, "insert_bombs"),
+]
+
+
+def _without_variants(text: str) -> str:
+    first, rest = text.split("\n", 1)
+    start = json.loads(first)
+    start.pop("variants")
+    return json.dumps(start) + "\n" + rest
+
+
+@pytest.mark.parametrize(("variant", "seed", "only"), VARIANT_SEEDS)
+def test_house_rules_engine_and_oracle_agree(tmp_path: Path, variant: str, seed: int,
+                                             only: str) -> None:
+    """Under each house rule both agree, and both read the same log without the house
+    rule alike too, differently: the house rule is applied by both."""
+    text, what = _case(seed, only, (variant,))
+    assert json.loads(text.split("\n", 1)[0])["variants"] == [variant]
+    path = tmp_path / "game.jsonl"
+    path.write_text(text, encoding="utf-8")
+    got, expected, judged = compare(path)
+    assert got == expected, what
+    assert judged > 0.5 * text.count("\n")
+    path.write_text(_without_variants(text), encoding="utf-8")
+    got_plain, expected_plain, _ = compare(path)
+    assert got_plain == expected_plain, what
+    assert expected_plain != expected
+
+
+def test_house_rules_together_with_three_faults(tmp_path: Path) -> None:
+    """The three house rules at once, simulated games with three faults each."""
+    for seed in (3, 5):
+        text, what = make_case(seed, None, 3, tuple(sorted(HOUSE_RULES)))
+        path = tmp_path / f"game{seed}.jsonl"
+        path.write_text(text, encoding="utf-8")
+        got, expected, _ = compare(path)
+        assert got == expected, what
+
+
+@pytest.mark.parametrize("variants", [("dog-can-be-bombed", "wish-penalty-200"),
+                                      ("tientsin",), ("trichu",)])
+def test_legal_games_under_variants_are_clean_for_both(tmp_path: Path,
+                                                       variants: tuple[str, ...]) -> None:
+    """The simulator's games under the variants it plays break no rule."""
+    text, what = make_case(8, variants=variants)
+    assert what == "legal"
+    path = tmp_path / "game.jsonl"
+    path.write_text(text, encoding="utf-8")
+    found, judged = judge_lines(text.split("\n"))
+    assert found == []
+    assert engine(path) == []
+    assert len(judged) > 0.95 * text.count("\n")
+
+
+# tientsin (rules.md 9.2; six seats) and trichu (9.3; three players and a dummy): a
+# greedy cover of the codes over 12 seeds of each mutation (every code of the oracle but
+# the bombs the campaign reaches), and for tientsin two random games of
+# tests/oracle_random.py (the Dog's lead to either partner).
+PLAYER_VARIANT_SEEDS = {
+    "tientsin": [(10, "drop_play"), (4, "inject"), (6, "pull_forward"), (11, "add_pass"),
+                 (1, "change_round_end"), (3, "change_wish"), (5, "change_wish"),
+                 (12, "inject"), (1, "redirect_gift"), (9, "random"), (13, "random")],
+    "trichu": [(5, "drop_play"), (1, "pull_forward"), (11, "change_seat"),
+               (6, "pull_forward"), (11, "add_pass"), (5, "change_wish"),
+               (8, "insert_bombs"), (12, "move_bomb"), (2, "redirect_gift"),
+               (4, "change_wish")],  # (the dummy holds the wished rank: not bound)
+}
+
+
+@pytest.mark.parametrize("variant", sorted(PLAYER_VARIANT_SEEDS))
+def test_tientsin_and_trichu_engine_and_oracle_agree(tmp_path: Path, variant: str) -> None:
+    codes: set[str] = set()
+    for seed, only in PLAYER_VARIANT_SEEDS[variant]:
+        text, what = _case(seed, only, (variant,))
+        assert json.loads(text.split("\n", 1)[0])["variants"] == [variant]
+        path = tmp_path / f"{only}{seed}.jsonl"
+        path.write_text(text, encoding="utf-8")
+        got, expected, judged = compare(path)
+        assert got == expected, what
+        assert judged > 0.5 * text.count("\n")
+        codes |= {code for code, _ in expected}
+    assert codes >= CODES - {"B001", "B002", "B003"}
+
+
 def test_probes_engine_and_oracle_agree() -> None:
     """Hand-made logs of corners (tests/oracle_cases/, not the settled ones below): the
     engine and the oracle report the same codes of the oracle's, on every line."""
-    probes = [p for p in sorted(CASES.glob("*.jsonl")) if p.stem not in SETTLED]
+    probes = [p for p in sorted(CASES.glob("*.jsonl"))
+              if p.stem not in SETTLED and p.stem not in OPEN]
     assert len(probes) >= 6
     for path in probes:
         found, judged = judge(path)
         assert len(judged) == len(path.read_text(encoding="utf-8").splitlines()) - 1
         assert [d for d in engine(path) if d[0] in CODES] == found, path.name
+
+
+# Probes under a house rule of rules.md 9.1 that the house rule changes (the W001's 200
+# points count after a double victory too; no B003 for a bomb on the Dog; a Phoenix
+# straight of one suit is a bomb).
+HOUSE_RULE_PROBES = [
+    "S002_ok_wish_penalty_200_after_a_double_victory",
+    "B003_ok_dog_can_be_bombed_then_the_partner_plays_on_the_bomb",
+    "P004_phoenix_in_bombs_a_straight_on_a_phoenix_straight_flush",
+]
+
+
+@pytest.mark.parametrize("name", HOUSE_RULE_PROBES)
+def test_house_rule_probes_read_otherwise_without_the_house_rule(name: str) -> None:
+    text = (CASES / f"{name}.jsonl").read_text(encoding="utf-8")
+    assert judge_lines(text.split("\n"))[0] != judge_lines(
+        _without_variants(text).split("\n"))[0]
 
 
 # Disagreements the oracle found, now settled (docs/rules.md, "Decisions"): each log is
@@ -155,3 +277,33 @@ def test_the_settled_disagreements(name: str) -> None:
     assert len(judged) == len((CASES / f"{name}.jsonl").read_text(
         encoding="utf-8").splitlines()) - 1  # every line judged
     assert engine(CASES / f"{name}.jsonl") == SETTLED[name]
+
+
+# Disagreements not yet decided, where the engine seems to break the spec (strict xfail
+# until the lead decides): each log is tests/oracle_cases/NAME.jsonl, with what the
+# oracle reports on it (sorted).
+OPEN = {
+    # Seat 3 plays the Dragon; seat 2 plays its last cards on it, a stairs (P004, which
+    # rules 8 applies: "the play becomes the top"), and goes out after its partner: a
+    # double victory. Then seat 3 gives the "Dragon trick": the oracle reports G003, the
+    # engine accepts and ignores it. 5.4: "A trick won with the Dragon (not bombed) must
+    # be given ... after a double victory ... no gift is owed (a dragon_gift there is
+    # accepted and ignored)"; docs/rules.md reads "there" as a double victory with the
+    # Dragon's trick on the table, "a gift after a double victory when no Dragon trick
+    # was left to give (it had been given already, or none was won) is G003". This trick
+    # was not won with the Dragon: its last play is the stairs - and when such a trick
+    # ends without a double victory (a single played on the Dragon, P005, then everyone
+    # passes) the engine itself owes no gift and reports a gift there as G003.
+    "G003_gift_after_a_double_victory_ended_by_a_play_on_the_dragon": [
+        ("G003", 18), ("P004", 17)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPEN))
+@pytest.mark.xfail(strict=True, reason="engine and oracle disagree; not yet decided")
+def test_open_disagreements(name: str) -> None:
+    found, judged = judge(CASES / f"{name}.jsonl")
+    assert found == OPEN[name]
+    assert len(judged) == len((CASES / f"{name}.jsonl").read_text(
+        encoding="utf-8").splitlines()) - 1
+    assert engine(CASES / f"{name}.jsonl") == OPEN[name]
