@@ -1404,8 +1404,11 @@ def _union(masks: list[int]) -> int:
 
 def _dv_dragon(rnd: RoundState) -> bool:
     """Whether the round ended in a double (triple) victory with the Dragon's trick on the
-    table."""
-    return team_victory(rnd.out, rnd.seats) and bool(rnd.trick_cards & _DRAGON_BIT)
+    table: a trick the Dragon would win (the Dragon on top; not one where a later play,
+    a bomb or an error applied, became the top)."""
+    top = rnd.top
+    return (team_victory(rnd.out, rnd.seats) and top is not None
+            and top.cards == _DRAGON_BIT)
 
 
 _NUMBER = {4: "four", 6: "six"}
