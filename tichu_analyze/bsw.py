@@ -774,6 +774,8 @@ def _header(text: str) -> str | None:
     if head is None and (header := _HEADER.fullmatch(text)) is not None:
         head = header.group(1)
     return head
+
+
 _MOVES_LIMIT = 4096
 _NO_MOVES: list[_Move] = []  # (never appended to: ``moves`` is None with it)
 
@@ -1068,7 +1070,6 @@ class _Converter:
             return
         out = self.out
         engine = self.engine  # (its methods called on it: native calls when compiled)
-        traced = engine._trace  # (never, as the reader is used: feed_move is feed then)
         game_id, first_play, last_of, share = self.game, self.first_play, self.last_of, self.share
         # ``self.raw``, and whether a plain play may go the short way as far as the converter
         # goes (no Phoenix play on the table to learn its reading from the next play): only
@@ -1110,12 +1111,7 @@ class _Converter:
                         self.first_index[seat] = i
                     last_of[seat] = self.last_play = played
                     out.append((line, played))
-                    if traced:
-                        engine.feed_move(line, game, rnd, played, mask)
-                    else:  # what feed_move does, a call less (the most frequent event)
-                        engine._line = line
-                        engine._game = game
-                        engine._play(game, rnd, played, mask)
+                    engine.feed_move(line, game, rnd, played, mask)
                 else:
                     self.index = i
                     self.play(line, seat, tokens, mask)
