@@ -115,15 +115,18 @@ def list_games(path: Path, variants: frozenset[str] = frozenset(),
     return found
 
 
-def severity_counts(counts: dict[str, int]) -> str:
-    """``1 error, 2 warnings`` (the severities found, worst first)."""
-    return ", ".join(f"{n} {sev}{'s' * (n != 1)}" for sev in SEVERITIES
-                     if (n := counts.get(sev, 0)))
-
-
 _SEVERITY_COLOUR = {"fatal": "\x1b[1;35m", "error": "\x1b[1;31m", "warning": "\x1b[1;33m"}
 _RESET = "\x1b[0m"
 _BOLD = "\x1b[1m"
+
+
+def severity_counts(counts: dict[str, int], colour: bool = False) -> str:
+    """``1 error, 2 warnings`` (the severities found, worst first; empty if none);
+    ``colour``: each in its ANSI colour, for a terminal."""
+    return ", ".join(
+        f"{_SEVERITY_COLOUR[sev]}{text}{_RESET}" if colour else text
+        for sev in SEVERITIES if (n := counts.get(sev, 0))
+        for text in (f"{n} {sev}{'s' * (n != 1)}",))
 
 
 def as_text(g: GameSummary, colour: bool = False) -> str:
@@ -141,11 +144,10 @@ def as_text(g: GameSummary, colour: bool = False) -> str:
     if g.persons:
         score = ", ".join(f"{printable(name)} {total}" for name, total in g.persons.items())
     state = paint("complete", "\x1b[32m") if g.complete else paint("incomplete", "\x1b[33m")
-    found = [paint(f"{n} {sev}{'s' * (n != 1)}", _SEVERITY_COLOUR[sev])
-             for sev in SEVERITIES if (n := g.diagnostics[sev])]
     rounds = f"{g.rounds} round{'s' * (g.rounds != 1)}"
     players = printable(", ".join(g.players) + "".join(
         f", then {name} (seat {seat}) from round {r}" for r, seat, name in g.newcomers))
     file = paint(printable(g.file) + ":", _BOLD)
     return (f"{file} game {printable(g.game)}: {players}; "
-            f"{rounds}; {state}; {score}; {', '.join(found) or 'no diagnostics'}")
+            f"{rounds}; {state}; {score}; "
+            f"{severity_counts(g.diagnostics, colour) or 'no diagnostics'}")
