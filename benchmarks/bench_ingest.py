@@ -5,7 +5,8 @@
 
 Writes a corpus of simulated games (benchmarks/corpus/, shared with bench_check.py)
 and measures in this one run, pinned to one core, in CPU seconds (best of
-``--repeat``):
+``--repeat``), each installation in a fresh process of its own (this one too: the
+process that wrote the corpora ran slower by up to 15%):
 
 * check: the full replay with every rule checked, diagnostics discarded;
 * steps: the same replay for a visitor that takes every step and does nothing with it
@@ -179,7 +180,7 @@ def main() -> None:
              else "pure Python")
     print(f"tichu_analyze: {build}; Python {sys.version.split()[0]}; one core, CPU time")
     pool = pool_corpus(args.games, args.players) if args.players else None
-    here = measure(path, args.repeat, pool)
+    here = run(sys.executable, path, args.repeat, pool)  # a fresh process, as the baseline
     print(f"corpus: {args.games} simulated games, {here['events']:,} events, "
           f"{size / 2**20:.1f} MiB" + (f"; and {args.games} among {args.players:,} names"
                                         if pool is not None else ""))
