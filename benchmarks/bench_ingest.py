@@ -13,6 +13,9 @@ process that wrote the corpora ran slower by up to 15%):
   (what the replay costs a dataset before any row is built: an upper bound of ingest);
 * ingest: the same file replayed into a dataset (four tables, written and committed),
   serially in this process;
+* encode: writing the Parquet files of that dataset again from their rows already in
+  Arrow (the same files, codecs and row groups): what the files cost whatever builds
+  the rows. Steps plus encode is a floor under ingest, so it bounds ingest / check;
 * the ratio ingest / check of their events/s;
 * ingest of as many games among many players (``--players``: each game's four drawn
   from a pool of that many names, as in an archive), where a dataset has a file per
@@ -107,12 +110,30 @@ def measure(path: Path, repeat: int, pool: Path | None = None) -> dict[str, floa
     steps_s = best_of(repeat, lambda: replay_file(path, Steps()))
     ingest_s = best_of(repeat, lambda: ingest_once(path))
     figures = {"events": events, "check_s": check_s, "steps_s": steps_s, "ingest_s": ingest_s}
+    with tempfile.TemporaryDirectory(dir=HERE / "corpus") as d:
+        ingest([path], Path(d) / "ds")
+        figures["encode_s"] = encode_seconds(Path(d) / "ds", repeat)
     if pool is not None:
         figures["pool_events"] = replay_file(pool, DiagnosticVisitor(lambda d: None)).events
         figures["pool_check_s"] = best_of(
             repeat, lambda: replay_file(pool, DiagnosticVisitor(lambda d: None)))
         figures["pool_ingest_s"] = best_of(repeat, lambda: ingest_once(pool))
     return figures
+
+
+def encode_seconds(dataset: Path, repeat: int) -> float:
+    """CPU seconds to write the Parquet files of ``dataset`` again, from their rows read
+    into Arrow beforehand (not timed): each file with its table's codec rule and row
+    groups, as ``ingest`` writes them (the least of ``repeat`` runs)."""
+    import pyarrow.parquet as pq
+
+    from tichu_analyze.datasets import write_rows
+
+    files = [(f.parent.parent.name, pq.read_table(f))
+             for f in sorted(dataset.glob("*/*/*.parquet"))]
+    with tempfile.TemporaryDirectory(dir=HERE / "corpus") as d:
+        out = Path(d) / "again.parquet"
+        return best_of(repeat, lambda: [write_rows(table, rows, out) for table, rows in files])
 
 
 def peak_memory_mib(python: str, path: Path) -> float:
@@ -144,6 +165,11 @@ def report(name: str, r: dict[str, float], mem: dict[int, float]) -> None:
               f"  ({steps_rate / check_rate:.2f} of check: the bound of ingest)")
     print(f"  ingest   {ingest_rate:>10,.0f} events/s  ({r['ingest_s']:.2f} s CPU)")
     print(f"  ingest / check = {ingest_rate / check_rate:.2f}")
+    if "encode_s" in r and "steps_s" in r:
+        floor = r["steps_s"] + r["encode_s"]
+        print(f"  encoding the dataset's Parquet files alone: {r['encode_s']:.2f} s CPU; steps + "
+              f"encoding = {floor:.2f} s: ingest / check can be at most "
+              f"{r['check_s'] / floor:.2f} whatever builds the rows")
     if "pool_ingest_s" in r:
         pool_check, pool_ingest = (r["pool_events"] / r["pool_check_s"],
                                    r["pool_events"] / r["pool_ingest_s"])
