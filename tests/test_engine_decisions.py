@@ -160,3 +160,46 @@ def test_a_wish_on_a_play_that_is_no_combination_is_w002_and_makes_no_wish(
         *_DEALS, _move(0, ["Mahjong", "3j"], wish="8"),  # P002: the lead moves on to Ben
         _move(1, ["2s"]), _move(2), _move(3), _move(0)]) + "\n")  # Chloe held 8p: no W001
     assert [(d.code, d.line) for d in check_file(mahjong)] == [("P002", 9), ("L008", 13)]
+
+
+def test_an_invalid_play_by_another_seat_after_everyone_passed_is_a_lead_out_of_turn(
+        tmp_path: Path) -> None:
+    """Everyone passed on Ana's King and she is to lead; Chloe plays two cards that form
+    no combination (P002). That play is a lead out of turn, as a valid one would be (the
+    one code is P002): the King's trick is Ana's, the table stays empty and the turn
+    moves on to Dev, whose lead is in turn. Near miss: a pass by Chloe there is out of
+    turn (P003) and leaves Ana to lead, so Dev's lead is out of turn too."""
+    start = [*_DEALS, _move(0, ["Kj"]), _move(1), _move(2), _move(3)]
+    log = tmp_path / "p002-not-due.jsonl"
+    log.write_text("\n".join([*start, _move(2, ["2p", "4p"]), _move(3, ["2r"])]) + "\n")
+    assert [(d.code, d.line) for d in check_file(log)] == [("P002", 13), ("L008", 14)]
+    import polars as pl
+
+    from tichu_analyze.datasets import ingest, scan
+
+    ingest([log], tmp_path / "ds")
+    plays = scan(tmp_path / "ds", "plays").filter(pl.col("line").is_in([13, 14])).sort(
+        "line").select("line", "trick", "lead").collect().rows()
+    assert plays == [(13, 1, False), (14, 2, True)]
+    passed = tmp_path / "pass-not-due.jsonl"
+    passed.write_text("\n".join([*start, _move(2), _move(3, ["2r"])]) + "\n")
+    assert [(d.code, d.line) for d in check_file(passed)] == [
+        ("P003", 13), ("P003", 14), ("L008", 14)]
+
+
+def test_an_invalid_lead_after_the_dog_ends_the_dogs_window(tmp_path: Path) -> None:
+    """Dev wins a trick with the Phoenix and leads the Dog; Ben, his partner, is to lead
+    and plays two cards that form no combination: that is the lead (P002), so the table
+    is no longer the Dog's. Dev's straight flush then is a bomb on an empty table out of
+    turn (B002; Chloe is to lead), not a bomb on the Dog (B003), which it is when it
+    comes before any lead (near miss)."""
+    dog = [*_DEALS, _move(0, ["2j"]), _move(1), _move(2), _move(3, ["Phoenix"]),
+           _move(0), _move(1), _move(2), _move(3, ["Dog"])]  # line 16
+    bomb = _move(3, ["2r", "3r", "4r", "5r", "6r"])
+    log = tmp_path / "dog-then-p002.jsonl"
+    log.write_text("\n".join([*dog, _move(1, ["2s", "4s"]), bomb]) + "\n")
+    assert [(d.code, d.line) for d in check_file(log)] == [
+        ("P002", 17), ("B002", 18), ("L008", 18)]
+    on_dog = tmp_path / "dog-then-bomb.jsonl"
+    on_dog.write_text("\n".join([*dog, bomb]) + "\n")
+    assert [(d.code, d.line) for d in check_file(on_dog)] == [("B003", 17), ("L008", 17)]

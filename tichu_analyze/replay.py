@@ -36,9 +36,10 @@ Decisions where rules.md leaves room (also in docs/rules.md):
   event" of G002: calls may come at any moment, they are no move on the table.
 * A pass out of turn (P003) still counts as that seat's pass.
 * A ``P002``/``P007`` play counts as a pass for ending the trick; its cards
-  join the trick in progress. A ``P002`` by the seat due to lead is its lead: after
-  everyone passed the old trick goes to its winner; the table stays empty and the
-  turn moves on. Such a play makes no wish; a ``wish`` on it is W002 when it has no
+  join the trick in progress. A ``P002`` while a lead is awaited is a lead (the
+  seat's due, or out of turn): after everyone passed the old trick goes to its
+  winner, after the Dog the Dog's window closes; the table stays empty and the turn
+  moves on. Such a play makes no wish; a ``wish`` on it is W002 when it has no
   Mahjong or no rank.
 * One lost or misplaced line is reported once: plays and passes before the last
   exchange after the first L007, the round of a misnumbered ``round_start`` or of a
@@ -1041,10 +1042,14 @@ class Replay:
             self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
             if ev.wish is not None:
                 self._bad_wish(seat, mask, ev.wish)
-            if lead and bad is None and rnd.closing:
-                # the seat due to lead played after everyone passed: its play is the lead
-                # (rules 2.4), so the old trick is over, and the turn moves on (rules 8)
-                self._end_trick(rnd, rnd.top_seat)
+            if lead:
+                # a lead awaited (the round's first, after the Dog, after everyone passed):
+                # the play is a lead, by the seat due (rules 2.4) or out of turn (P003 in
+                # the same window would be applied as a lead), so the old trick is over,
+                # the Dog's window too, and the turn moves on (rules 8)
+                if rnd.closing:
+                    self._end_trick(rnd, rnd.top_seat)
+                rnd.after_dog = False
             self._discard(rnd, seat, mask)
             return DISCARD
         if mask == _DOG_BIT and not lead:
