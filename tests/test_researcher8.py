@@ -181,3 +181,22 @@ def test_the_readme_library_examples_run_as_printed(tmp_path: Path,
     assert visitor[0].split()[:2] == ["C002", "12"]  # the visitor's diagnostic, indented
     assert any(line.endswith((" made", " failed")) for line in visitor), visitor
     assert os.getcwd() == str(tmp_path)
+
+
+def test_a_date_filter_on_games_without_dates_says_why_nothing_matches(tmp_path: Path) -> None:
+    """`.tch` games record no time: `--since` kept nothing and the error said only 'no
+    rounds match the filters', as if the dates were wrong."""
+    data = tmp_path / "data"
+    assert runner.invoke(app, ["ingest", str(TCH), "-o", str(data), "-q"]).exit_code == 0
+    for command in (["report", str(data), "-f", "text"],
+                    ["plot", str(data), "-k", "calls", "-o", str(tmp_path / "c.png")]):
+        result = runner.invoke(app, [*command, "--since", "2024-01-01"])
+        assert result.exit_code == 2
+        assert (f"{data}: no game has a start time (no ts on its moves, no "
+                "game_start.meta.date; .tch files record neither), so --since and --until "
+                "keep no round") in flat(result.output)
+    dated = runner.invoke(app, ["report", str(SAMPLES / "simulated-5-games.jsonl"), "-f", "text",
+                                "--since", "2100-01-01"],
+                          env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert dated.exit_code == 2
+    assert "no rounds match the filters" in flat(dated.output)
