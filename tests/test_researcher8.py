@@ -200,3 +200,29 @@ def test_a_date_filter_on_games_without_dates_says_why_nothing_matches(tmp_path:
                           env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
     assert dated.exit_code == 2
     assert "no rounds match the filters" in flat(dated.output)
+
+
+@pytest.mark.parametrize("append", [False, True])
+def test_ingest_into_a_folder_of_other_files_says_what_it_refuses(tmp_path: Path,
+                                                                   append: bool) -> None:
+    """With --append the refusal said 'refusing to replace it', as if the folder had been
+    about to be replaced."""
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.txt").write_text("mine")
+    result = runner.invoke(app, ["ingest", str(WISH), "-o", str(tmp_path / "notes"), "-q"]
+                           + (["--append"] if append else []))
+    assert result.exit_code == 2
+    verb = "add to" if append else "replace"
+    assert f"refusing to {verb} it: choose a new or empty directory" in flat(result.output)
+    assert os.listdir(tmp_path / "notes") == ["a.txt"]
+
+
+@pytest.mark.parametrize("table", ["rounds", "rounds/player=Ana"])
+def test_a_table_folder_given_to_report_names_its_dataset(tmp_path: Path, table: str) -> None:
+    data = _dataset(tmp_path)
+    (data / table).mkdir(parents=True, exist_ok=True)
+    result = runner.invoke(app, ["report", str(data / table), "-f", "text"])
+    assert result.exit_code == 2
+    assert (f"{data / table}: not a dataset and no log files (.jsonl, .jsonl.gz, .jsonl.zst, "
+            f".tch) in it; it is inside the dataset {data.resolve()}: give that"
+            in flat(result.output))
