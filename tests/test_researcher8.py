@@ -226,3 +226,26 @@ def test_a_table_folder_given_to_report_names_its_dataset(tmp_path: Path, table:
     assert (f"{data / table}: not a dataset and no log files (.jsonl, .jsonl.gz, .jsonl.zst, "
             f".tch) in it; it is inside the dataset {data.resolve()}: give that"
             in flat(result.output))
+
+
+def test_the_hands_are_bitmasks_as_the_readme_says() -> None:
+    """The README said only 'a RoundState has the hands': `len(rnd.hands[seat])` raised
+    TypeError in a researcher's first visitor. It now says how to read them."""
+    from tichu_analyze.cards import tokens_of
+    from tichu_analyze.logfile import replay_file
+    from tichu_analyze.state import GameState, RoundState, Trick
+    from tichu_analyze.visitor import Visitor
+
+    readme = flat((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert "per seat an `int` bitmask of card ids: `cards.tokens_of(mask)`" in readme
+    seen: list[tuple[int, list[str]]] = []
+
+    class Hands(Visitor):
+        def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:
+            if trick.number == 1:
+                hand = rnd.hands[trick.leader]
+                seen.append((hand.bit_count(), tokens_of(hand)))
+
+    replay_file(TCH, Hands())
+    assert seen and all(n == len(cards) for n, cards in seen)
+    assert all(isinstance(c, str) and c for _, cards in seen for c in cards)
