@@ -249,3 +249,16 @@ def test_the_hands_are_bitmasks_as_the_readme_says() -> None:
     replay_file(TCH, Hands())
     assert seen and all(n == len(cards) for n, cards in seen)
     assert all(isinstance(c, str) and c for _, cards in seen for c in cards)
+
+
+def test_tch_files_joined_into_one_get_s004_as_docs_bsw_says(tmp_path: Path) -> None:
+    """docs/bsw.md said a `.tch` file gets no S004; rounds played after the game was won
+    (two games' files joined into one) do get it."""
+    assert "S004 (a warning) fires only when" in flat(
+        (ROOT / "docs" / "bsw.md").read_text(encoding="utf-8"))
+    joined = tmp_path / "joined.tch"
+    joined.write_bytes(TCH.read_bytes() * 2)
+    result = runner.invoke(app, ["check", str(joined), "-f", "json", "-q"])
+    assert '"code": "S004"' in result.output and '"severity": "warning"' in result.output
+    alone = runner.invoke(app, ["check", str(TCH), "-f", "json", "-q"])
+    assert "S004" not in alone.output
