@@ -262,3 +262,21 @@ def test_tch_files_joined_into_one_get_s004_as_docs_bsw_says(tmp_path: Path) -> 
     assert '"code": "S004"' in result.output and '"severity": "warning"' in result.output
     alone = runner.invoke(app, ["check", str(TCH), "-f", "json", "-q"])
     assert "S004" not in alone.output
+
+
+@pytest.mark.parametrize("command", [
+    ["plot", str(TCH), "-k", "calls", "-o", "OUT.png"],
+    ["convert", str(TCH), "-o", "OUT.jsonl"],
+    ["replay", str(TCH), "-r", "1", "-f", "html", "-o", "OUT.html"],
+])
+def test_an_output_in_a_missing_folder_says_the_folder_is_missing(tmp_path: Path,
+                                                                   command: list[str]) -> None:
+    """'OUT: cannot write: No such file or directory' read as if the output file had to
+    exist already; `ingest` and a report site create their folders, the others do not."""
+    folder = tmp_path / "plots"
+    args = [a.replace("OUT", str(folder / "out")) for a in command]
+    result = runner.invoke(app, args, env={"XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert result.exit_code == 2
+    assert (f"cannot write: No such file or directory (the folder {folder} does not exist)"
+            in flat(result.output))
+    assert not folder.exists()
