@@ -280,3 +280,18 @@ def test_an_output_in_a_missing_folder_says_the_folder_is_missing(tmp_path: Path
     assert (f"cannot write: No such file or directory (the folder {folder} does not exist)"
             in flat(result.output))
     assert not folder.exists()
+
+
+def test_a_folder_of_tch_games_saved_as_txt_names_one_and_says_how_to_read_it(
+        tmp_path: Path) -> None:
+    """Games downloaded as `.txt` were passed over in silence: 'no log files found' gave
+    no clue that the files are there and read when named."""
+    (tmp_path / "dl" / "sub").mkdir(parents=True)
+    (tmp_path / "dl" / "sub" / "2417500.txt").write_bytes(TCH.read_bytes())
+    (tmp_path / "dl" / ".hidden").write_text("x")
+    result = runner.invoke(app, ["check", str(tmp_path / "dl")])
+    assert result.exit_code == 2
+    assert (f"other files, such as {tmp_path / 'dl' / 'sub' / '2417500.txt'}, are passed "
+            "over: a log named otherwise is read when given by name") in flat(result.output)
+    named = runner.invoke(app, ["check", str(tmp_path / "dl" / "sub" / "2417500.txt"), "-q"])
+    assert named.exit_code == 0, named.output

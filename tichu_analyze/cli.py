@@ -305,12 +305,35 @@ def _log_files(paths: list[Path], quiet: bool = False) -> list[Path]:
 
         where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
         dataset = next((clean(p) for p in paths if is_dataset(p)), None)
+        other = None if dataset is not None else _other_file(paths)
         hint = "" if dataset is None else (
             f"; {dataset} is a dataset written by 'tichu-analyze ingest', which 'tichu-analyze "
             f"report {shlex.quote(dataset)}' and 'plot' read")
+        if other is not None:
+            hint = (f"; other files, such as {clean(other)}, are passed over: a log named "
+                    "otherwise is read when given by name")
         raise fail(f"no log files found in {where} (looked for .jsonl, .jsonl.gz, "
                    f".jsonl.zst, .tch){hint}")
     return files
+
+
+def _other_file(paths: list[Path], most: int = 10_000) -> Path | None:
+    """A file below the folders of ``paths`` (not hidden), the first met among at most
+    ``most`` entries, to name in the error of a folder without logs (``.tch`` files
+    saved as ``.txt``)."""
+    seen = 0
+    for top in paths:
+        if not top.is_dir():
+            continue
+        for folder, dirs, names in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                if not name.startswith(".") and os.path.isfile(os.path.join(folder, name)):
+                    return Path(folder) / name
+            seen += len(names) + len(dirs)
+            if seen > most:
+                return None
+    return None
 
 
 def _log_output(output: Path) -> None:
