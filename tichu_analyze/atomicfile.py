@@ -144,7 +144,9 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
     try:
         f = open(tmp, "wb") if binary else open(tmp, "w", encoding="utf-8")  # noqa: SIM115
     except OSError as e:
-        raise OutputError(f"{shown}: cannot write: {reason(e)}") from None
+        missing = isinstance(e, FileNotFoundError) and not path.parent.exists()
+        where = f" (the folder {path.parent} does not exist)" if missing else ""
+        raise OutputError(f"{shown}: cannot write: {reason(e)}{where}") from None
     try:
         try:
             yield Guarded(f, shown)

@@ -301,10 +301,39 @@ def _log_files(paths: list[Path], quiet: bool = False) -> list[Path]:
                   f"{more} (logs are read as .jsonl, .jsonl.gz or .jsonl.zst)",
                   highlight=False, markup=False)
     if not files:
+        from .inputs import is_dataset
+
         where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+        dataset = next((clean(p) for p in paths if is_dataset(p)), None)
+        other = None if dataset is not None else _other_file(paths)
+        hint = "" if dataset is None else (
+            f"; {dataset} is a dataset written by 'tichu-analyze ingest', which 'tichu-analyze "
+            f"report {shlex.quote(dataset)}' and 'plot' read")
+        if other is not None:
+            hint = (f"; other files, such as {clean(other)}, are passed over: a log named "
+                    "otherwise is read when given by name")
         raise fail(f"no log files found in {where} (looked for .jsonl, .jsonl.gz, "
-                   ".jsonl.zst, .tch)")
+                   f".jsonl.zst, .tch){hint}")
     return files
+
+
+def _other_file(paths: list[Path], most: int = 10_000) -> Path | None:
+    """A file below the folders of ``paths`` (not hidden), the first met among at most
+    ``most`` entries, to name in the error of a folder without logs (``.tch`` files
+    saved as ``.txt``)."""
+    seen = 0
+    for top in paths:
+        if not top.is_dir():
+            continue
+        for folder, dirs, names in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                if not name.startswith(".") and os.path.isfile(os.path.join(folder, name)):
+                    return Path(folder) / name
+            seen += len(names) + len(dirs)
+            if seen > most:
+                return None
+    return None
 
 
 def _log_output(output: Path) -> None:
@@ -1004,7 +1033,12 @@ def plot(
     game: GameOption = None,
     variant: LogVariantOption = None,
 ) -> None:
-    """Draw one plot of a dataset (or of logs), as PNG, SVG or PDF."""
+    """Draw one plot of a dataset (or of logs), as PNG, SVG or PDF.
+
+    Exit status: 0 when the image was written, 2 when the dataset, the logs, an argument
+    or the output could not be used, or there is nothing to plot (the message says
+    why), 130 when interrupted (the output is left as it was).
+    """
 
     from .plots import FORMATS, save
     from .plots import plot as draw
@@ -1075,6 +1109,11 @@ def report(
     Per-player and per-partnership statistics, calls, exchange, violations and the
     plots, as one page, a site of linked pages, or text. Every statistic states its
     denominator; rates carry a 95% interval.
+
+    Exit status: 0 when the report was written (or printed), 2 when the dataset, the
+    logs, an argument or the output could not be used, or no round matches the
+    filters (the message says why), 130 when interrupted (the output is left as it
+    was).
     """
 
     from .report import print_text, write_html
@@ -1319,7 +1358,9 @@ def convert(
     except LogError as e:
         raise fail(str(e)) from None
     if not files:
-        raise fail("no .tch files found")
+        where = ", ".join(clean(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+        raise fail(f"no .tch files found in {where} (convert reads Brettspielwelt .tch files; "
+                   "format-1 logs are read as they are by check, ingest and the others)")
     problems = 0
     unreadable = 0
     games = 0
@@ -1336,17 +1377,22 @@ def convert(
                 err.print(f"[bold red]error:[/] {escape(clean(done.stats))}", highlight=False)
                 continue
             game = tch_game_id(done.path)
-            first = written.setdefault(game, done.path)
+            # a file that gave no event (empty, or no line understood) wrote no game: its
+            # id stays free for a copy of the game that holds one
+            first = written.setdefault(game, done.path) if done.lines else done.path
             if first is not done.path:
                 problems += 1
                 err.print(f"[bold red]error:[/] {escape(clean(done.path))}: game "
                           f"{escape(clean(game))} was already written from "
                           f"{escape(clean(first))}; this copy is left out", highlight=False)
                 continue
-            games += 1
+            games += bool(done.lines)
             for note in done.notes:
                 problems += 1
                 err.print(note, highlight=False, markup=False)
+            if not done.lines and not done.notes and not quiet:
+                err.print(f"note: {clean(done.path)} holds no game: nothing written for it",
+                          highlight=False, markup=False)
             yield from done.lines
 
     try:

@@ -996,7 +996,8 @@ class DatasetWriter:
                 if entries and MARKER not in entries:
                     raise DatasetError(
                         f"{self.out}: not empty and not a tichu-analyze dataset (no {MARKER});"
-                        " refusing to replace it: choose a new or empty directory")
+                        f" refusing to {'add to' if self.append else 'replace'} it: choose a"
+                        " new or empty directory")
                 if MARKER in entries and self.append:
                     self._previous = self._read_marker(dest)
                     self._known = _ingested(dest)

@@ -67,8 +67,12 @@ def open_input(paths: Sequence[Path], variants: frozenset[str] = frozenset(),
     except LogError as e:
         raise DatasetError(str(e)) from None
     if not files:
+        # a table's folder of a dataset (data/rounds, data/rounds/player=Ana): name it
+        inside = next((d for p in paths for d in p.resolve().parents[:2] if is_dataset(d)),
+                      None)
+        hint = "" if inside is None else f"; it is inside the dataset {inside}: give that"
         raise DatasetError(", ".join(map(str, paths)) + ": not a dataset and no log files "
-                           "(.jsonl, .jsonl.gz, .jsonl.zst, .tch) in it")
+                           f"(.jsonl, .jsonl.gz, .jsonl.zst, .tch) in it{hint}")
     try:
         out = cache_root() / cache_key(files, variants)
     except OSError as e:

@@ -106,9 +106,11 @@ _OTHERS = ("logs are read as they are, or compressed with gzip (.jsonl.gz) or zs
 _MAGIC = ((b"\x1f\x8b", "gzip-compressed, but not named .gz: name it .jsonl.gz"),
           (b"\x28\xb5\x2f\xfd", "zstd-compressed, but not named .zst: name it .jsonl.zst"),
           (b"BZh", f"bzip2-compressed; {_OTHERS}"), (b"\xfd7zXZ\x00", f"xz-compressed; {_OTHERS}"),
-          (b"PK\x03\x04", f"a zip archive; {_OTHERS}"))
-"""The first bytes of a compressed file (which no line of JSON starts with), and what
-to say of a log that holds one while it is named as plain text."""
+          (b"PK\x03\x04", f"a zip archive; {_OTHERS}"),
+          (b"PAR1", "a Parquet file, not a log (a dataset's table: 'tichu-analyze report' and "
+                    "'plot' read the dataset's folder)"))
+"""The first bytes of a compressed file or a Parquet table (which no line of JSON starts
+with), and what to say of a log that holds one while it is named as plain text."""
 
 
 def _compressed_as(head: bytes) -> str | None:
@@ -497,7 +499,7 @@ def replay_tch(source: bytes | IO[bytes], game_id: str, replay: Replay) -> int:
 
 
 def replay_file(
-    path: Path,
+    path: str | os.PathLike[str],
     visitor: Visitor,
     *,
     display: str | None = None,
@@ -521,6 +523,7 @@ def replay_file(
     line ``first_line``): a work unit of a log split at game boundaries.
     Raises :class:`LogError` when the file cannot be read.
     """
+    path = Path(path)  # (a str too, as check_file takes)
     name = display or str(path)
     replay = Replay(name, visitor, variants=variants)
     if is_tch(path):

@@ -725,8 +725,9 @@ def plot_trend(ds: Dataset, player: str | None = None, window: int | None = None
         (pl.col("team_score") - pl.col("opponent_score")).fill_null(0).sum().alias("margin")))
     games = per_game.select(pl.struct("file", "game").n_unique()).item()
     if games < MIN_TREND_GAMES:
-        raise DatasetError(f"{ds.path}: {games} game{'s' * (games != 1)}; a trend needs "
-                           f"{MIN_TREND_GAMES} or more")
+        of = "" if player is None else f" of {clean(player)}"
+        raise DatasetError(f"{ds.path}: {games} game{'s' * (games != 1)}{of} with a scored "
+                           f"round; a trend needs {MIN_TREND_GAMES} or more")
     order = game_times(ds).with_row_index("order")
     ordered = per_game.join(order, on=["file", "game"], how="left").sort(
         "start", "order", nulls_last=True)

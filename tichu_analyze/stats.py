@@ -392,6 +392,11 @@ def apply_filters(ds: Dataset, f: Filters) -> Dataset:
         keys = keys.join(against, on=["file", "game", "round"], how="semi")
     if f.since is not None or f.until is not None:
         times = game_times(ds)
+        if times.height and times.get_column("start").null_count() == times.height:
+            raise DatasetError(
+                f"{ds.path}: no game has a start time (no ts on its moves, no "
+                "game_start.meta.date; .tch files record neither), so --since and --until "
+                "keep no round")
         if f.since is not None:
             times = times.filter(pl.col("start") >= f.since.timestamp())
         if f.until is not None:
