@@ -206,3 +206,29 @@ def test_diagnostics_on_the_terminal_of_the_bar_are_whole_lines(jobs: list[str])
               and ".jsonl:" in line.split(" ", 1)[0]]
     assert expected and starts == expected
     assert not [line for line in lines if "replaying" in line and ".jsonl:" in line]
+
+
+def test_a_report_page_and_a_plot_show_a_spinner_on_a_terminal_and_not_in_a_pipe(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report page or a plot takes seconds: on a terminal a spinner says what is being
+    written, and is gone when it is; with stderr not a terminal there is no spinner, and
+    the last line says "wrote ..."."""
+    import re
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the logs' dataset
+    page, image = tmp_path / "report.html", tmp_path / "calls.png"
+    for args, shown in ((["report", str(SAMPLES), "-o", str(page)], "writing the report"),
+                        (["plot", str(SAMPLES), "--kind", "calls", "-o", str(image)],
+                         "drawing")):
+        status, _, terminal = _on_a_terminal(args, stdout_too=False)
+        assert status == 0
+        text = re.sub(rb"\x1b\[[0-9;?]*[A-Za-z]", b"", terminal).decode()
+        assert shown in text and "wrote" in text
+        piped = subprocess.run([sys.executable, "-m", "tichu_analyze", *args],
+                               capture_output=True, text=True, timeout=120)
+        assert piped.returncode == 0
+        assert shown not in piped.stderr
+        assert piped.stderr.splitlines()[-1].startswith("wrote")
+    assert page.stat().st_size > 0 and image.stat().st_size > 0

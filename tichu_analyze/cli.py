@@ -1048,9 +1048,21 @@ def plot(
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))
-        save(draw(ds, kind, player=player, game=game,
-                  only=filters.describe() if filters.active else None), output)
+        with _working(f"drawing {clean(str(output))}"):
+            save(draw(ds, kind, player=player, game=game,
+                      only=filters.describe() if filters.active else None), output)
     err.print(f"wrote {output}", highlight=False, markup=False)
+
+
+@contextmanager
+def _working(what: str) -> Iterator[None]:
+    """A spinner saying ``what`` on stderr while a step of some seconds runs (a report's
+    page, a plot), when stderr is a terminal; gone when the step ends."""
+    if not err.is_terminal:
+        yield
+        return
+    with err.status(escape(what)):
+        yield
 
 
 @contextmanager
@@ -1146,7 +1158,8 @@ def report(
                                    show_progress=err.is_terminal, source=source)
                 err.print(f"wrote {index}", highlight=False, markup=False)
                 return
-            write_html(ds, output, player, filters, source)
+            with _working(f"writing the report {clean(output)}"):
+                write_html(ds, output, player, filters, source)
         elif output is None:
             try:
                 print_text(ds, _Stdout(), player, filters, source)
@@ -1155,7 +1168,7 @@ def report(
                 _quiet_stop()
                 return
         else:
-            with atomic_writer(output) as f:
+            with _working(f"writing the report {clean(output)}"), atomic_writer(output) as f:
                 print_text(ds, Console(file=f, width=160, no_color=True), player, filters,
                            source)
     if output is not None:
