@@ -194,7 +194,10 @@ def _encoding(data: bytes, final: bool = True) -> str:
     """The encoding ``data`` reads in: UTF-8, else cp1252, else latin-1. When not
     ``final`` (a prefix of the file), a UTF-8 character cut at its end does not count."""
     try:
-        codecs.getincrementaldecoder("utf-8")().decode(data, final)
+        if final:
+            data.decode("utf-8")  # (the same test, without an incremental decoder's calls)
+        else:
+            codecs.getincrementaldecoder("utf-8")().decode(data, False)
         return "utf-8"
     except UnicodeDecodeError:
         pass
@@ -353,7 +356,7 @@ class _RoundText:
         self.names: list[str] = []  # by seat, as this round's lines name them
         self.blank: set[int] = set()  # seats whose name the card lists leave blank
         self.hands8: list[list[str]] = []
-        self.firsts: list[set[str]] = []  # hands8 as sets
+        self.firsts: list[set[str]] = []  # the Gr.Tichukarten hands' BSW tokens, as sets
         self.start_line = 0  # the Startkarten header, 0 before it
         # the second deal: each Startkarten hand but its first 8 cards, in its order (one
         # list per Startkarten hand read), and whether every Startkarten hand is 14
@@ -519,7 +522,12 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
             return (f"expected {size} cards after the name of seat {seat}, found {len(parts)} "
                     "tokens")
         name, tokens = (parts.pop(0), parts) if len(parts) > size else ("", parts)
-        try:  # (format-1 tokens: the set operations below find their hashes made)
+        # (the second deal: the cards not among the first 8, in the Startkarten order; told
+        # by their BSW tokens, so that only those are converted: a card not known is never
+        # among the first 8, so the same one is reported)
+        if not grand:
+            tokens = list(itertools.filterfalse(rt.firsts[seat].__contains__, tokens))
+        try:
             cards = list(map(_CARD_OF, tokens))
         except KeyError as e:
             return f"hand of seat {seat}: {e.args[0]!r} is not a card"
@@ -527,15 +535,14 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
             if not name.strip():
                 rt.blank.add(seat)
             rt.names.append(name)
-            rt.firsts.append(set(cards))
+            rt.firsts.append(set(tokens))  # (their hashes made by the conversion)
             hands.append(cards)
             return None
         if name.strip() and seat in rt.blank:  # the Startkarten name the newcomer
             rt.names[seat] = name
             rt.blank.discard(seat)
-        # the second deal: the cards not among the first 8, in the Startkarten order
-        hands.append(list(itertools.filterfalse(rt.firsts[seat].__contains__, cards)))
-        if len(set(cards)) != 14:
+        hands.append(cards)
+        if len(set(parts)) != 14:  # (BSW tokens: one for each card)
             rt.fourteen = False
         if seat == 3:
             rt.section = "pre"
@@ -1077,10 +1084,11 @@ class _Converter:
         quick = not raw and self.top_phoenix is None
         for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
+                passed = passes[seat]
                 if raw:
-                    self.emit(line, passes[seat])
-                elif engine.feed_pass(line, game, rnd, passes[seat]):  # a reply in turn
-                    out.append((line, passes[seat]))
+                    self.emit(line, passed)
+                elif engine.feed_pass(line, game, rnd, passed):  # a reply in turn
+                    out.append((line, passed))
                 # else the winner collecting its trick, or a pass by a seat not on turn:
                 # dropped
             elif kind == "play":
