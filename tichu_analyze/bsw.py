@@ -71,7 +71,7 @@ import io
 import itertools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Any, Literal
 
 import msgspec
@@ -166,7 +166,6 @@ WISH_OF_TCH: dict[str, str] = {letters: rank for rank, letters in _RANK_LETTERS.
 _HEADER = re.compile(r"-{3,}\s*(Gr\.Tichukarten|Startkarten|Rundenverlauf)\s*-{3,}")
 _CALL = re.compile(r"(Grosses Tichu|Tichu|Drache an):\s*\(([0-3])\)(.*)")
 _SEAT_TEXT = ("(0)", "(1)", "(2)", "(3)")
-_SEAT_OF = {text: seat for seat, text in enumerate(_SEAT_TEXT)}
 _RESULT = re.compile(r"Ergebnis:\s*(-?\d+)\s*-\s*(-?\d+)\s*")
 _CALL_KINDS = {"Grosses Tichu": "grand", "Tichu": "tichu", "Drache an": "gift"}
 _WISH = re.compile(r"Wunsch:\s*(\S*)\s*")
@@ -195,7 +194,10 @@ def _encoding(data: bytes, final: bool = True) -> str:
     """The encoding ``data`` reads in: UTF-8, else cp1252, else latin-1. When not
     ``final`` (a prefix of the file), a UTF-8 character cut at its end does not count."""
     try:
-        codecs.getincrementaldecoder("utf-8")().decode(data, final)
+        if final:
+            data.decode("utf-8")  # (the same test, without an incremental decoder's calls)
+        else:
+            codecs.getincrementaldecoder("utf-8")().decode(data, False)
         return "utf-8"
     except UnicodeDecodeError:
         pass
@@ -317,19 +319,11 @@ def _decode_line(raw: bytes, encoding: str) -> str:
 
 _NO_GIVE: dict[int, str] = {}
 
-
-class _Rec:
-    """One meaningful line of the round's part before the Rundenverlauf (never changed
-    once made: records without an exchange share one empty dict)."""
-
-    __slots__ = ("give", "kind", "line", "seat")
-
-    def __init__(self, kind: str, line: int, seat: int = -1,
-                 give: dict[int, str] = _NO_GIVE) -> None:
-        self.kind = kind  # tichu, grand, exchange
-        self.line = line
-        self.seat = seat
-        self.give = give  # exchange: to -> token
+_Pre = tuple[str, int, int, dict[int, str]]
+"""A Tichu call or an exchange of the round's part before the Rundenverlauf: ``(kind, line,
+seat, give)``, ``kind`` tichu or exchange, ``give`` an exchange's recipient seat -> format-1
+token (a call's: :data:`_NO_GIVE`, shared, never changed). A plain tuple: cheaper to make
+than an object, and one round has several."""
 
 
 _What = tuple[str, int, Any]
@@ -350,26 +344,31 @@ _PLAIN_MAHJONG = 2
 """A plain play with the Mahjong (its wish is looked for)."""
 
 
-@dataclass(slots=True)
 class _RoundText:
-    """What the ``.tch`` lines of one round say."""
+    """What the ``.tch`` lines of one round say (a plain class: one is made per round, a
+    dataclass's default factories cost more)."""
 
-    line: int  # the Gr.Tichukarten header
-    names: list[str] = field(default_factory=list)  # by seat, as this round's lines name them
-    blank: set[int] = field(default_factory=set)  # seats whose name the card lists leave blank
-    hands8: list[list[str]] = field(default_factory=list)
-    firsts: list[set[str]] = field(default_factory=list)  # hands8 as sets
-    start_line: int = 0  # the Startkarten header, 0 before it
-    # the second deal: each Startkarten hand but its first 8 cards, in its order (one list
-    # per Startkarten hand read), and whether every Startkarten hand is 14 different cards
-    six: list[list[str]] = field(default_factory=list)
-    fourteen: bool = True
-    section: str = "grand"  # grand, start, pre, play, over (Ergebnis read), done, skip
-    lines: int = 0  # non-blank lines read after the header
-    grand: list[_Rec] = field(default_factory=list)
-    pre: list[_Rec] = field(default_factory=list)  # Tichu calls and exchanges, in order
-    play: list[_Move] = field(default_factory=list)
-    unreadable: tuple[int, str] | None = None
+    __slots__ = ("blank", "firsts", "fourteen", "grand", "hands8", "line", "lines", "names",
+                 "play", "pre", "section", "six", "start_line", "unreadable")
+
+    def __init__(self, line: int) -> None:
+        self.line = line  # the Gr.Tichukarten header
+        self.names: list[str] = []  # by seat, as this round's lines name them
+        self.blank: set[int] = set()  # seats whose name the card lists leave blank
+        self.hands8: list[list[str]] = []
+        self.firsts: list[set[str]] = []  # the Gr.Tichukarten hands' BSW tokens, as sets
+        self.start_line = 0  # the Startkarten header, 0 before it
+        # the second deal: each Startkarten hand but its first 8 cards, in its order (one
+        # list per Startkarten hand read), and whether every Startkarten hand is 14
+        # different cards
+        self.six: list[list[str]] = []
+        self.fourteen = True
+        self.section = "grand"  # grand, start, pre, play, over (Ergebnis read), done, skip
+        self.lines = 0  # non-blank lines read after the header
+        self.grand: list[tuple[int, int]] = []  # Grand Tichu calls: (line, seat)
+        self.pre: list[_Pre] = []  # Tichu calls and exchanges, in order
+        self.play: list[_Move] = []
+        self.unreadable: tuple[int, str] | None = None
 
 
 _OTHERS = tuple(tuple((giver + k) & 3 for k in (1, 2, 3)) for giver in range(4))
@@ -394,10 +393,16 @@ def _gives(body: str, giver: int, names: list[str]) -> dict[int, str] | str:
         if len(parts) == 3:
             get = CARD_OF_TCH.get
             for to, part in zip(order, parts, strict=True):
-                name = names[to]
-                n = len(name)
-                card = get(part[n + 2 :])
-                if card is None or part[:n] != name or part[n : n + 2] != ": ":
+                name, colon, token = part.partition(": ")
+                if name != names[to] or not colon:  # (or the name holds ": ": as it stands)
+                    name = names[to]
+                    n = len(name)
+                    if part[:n] != name or part[n : n + 2] != ": ":
+                        gives.clear()
+                        break
+                    token = part[n + 2 :]
+                card = get(token)
+                if card is None:
                     gives.clear()
                     break
                 gives[to] = card
@@ -502,7 +507,7 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
                 return None
             call = _CALL.fullmatch(text)
             if call is not None and call.group(1) == "Grosses Tichu":
-                rt.grand.append(_Rec("grand", no, int(call.group(2))))
+                rt.grand.append((no, int(call.group(2))))
                 return None
             return "expected the Startkarten header after the four first hands"
         # the hand of the next seat, ``(seat)name C C ... C``: the name is everything before
@@ -517,7 +522,12 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
             return (f"expected {size} cards after the name of seat {seat}, found {len(parts)} "
                     "tokens")
         name, tokens = (parts.pop(0), parts) if len(parts) > size else ("", parts)
-        try:  # (format-1 tokens: the set operations below find their hashes made)
+        # (the second deal: the cards not among the first 8, in the Startkarten order; told
+        # by their BSW tokens, so that only those are converted: a card not known is never
+        # among the first 8, so the same one is reported)
+        if not grand:
+            tokens = list(itertools.filterfalse(rt.firsts[seat].__contains__, tokens))
+        try:
             cards = list(map(_CARD_OF, tokens))
         except KeyError as e:
             return f"hand of seat {seat}: {e.args[0]!r} is not a card"
@@ -525,15 +535,14 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
             if not name.strip():
                 rt.blank.add(seat)
             rt.names.append(name)
-            rt.firsts.append(set(cards))
+            rt.firsts.append(set(tokens))  # (their hashes made by the conversion)
             hands.append(cards)
             return None
         if name.strip() and seat in rt.blank:  # the Startkarten name the newcomer
             rt.names[seat] = name
             rt.blank.discard(seat)
-        # the second deal: the cards not among the first 8, in the Startkarten order
-        hands.append(list(itertools.filterfalse(rt.firsts[seat].__contains__, cards)))
-        if len(set(cards)) != 14:
+        hands.append(cards)
+        if len(set(parts)) != 14:  # (BSW tokens: one for each card)
             rt.fourteen = False
         if seat == 3:
             rt.section = "pre"
@@ -561,13 +570,15 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
         gives = _gives(body, giver, rt.names)
         if isinstance(gives, str):
             return f"exchange of seat {giver}: {gives}"
-        rt.pre.append(_Rec("exchange", no, giver, gives))
+        rt.pre.append(("exchange", no, giver, gives))
         return None
     call = _CALL.fullmatch(text)
     if call is not None and call.group(1) != "Drache an":
-        kind = "grand" if call.group(1) == "Grosses Tichu" else "tichu"
-        rec = _Rec(kind, no, int(call.group(2)))
-        (rt.grand if kind == "grand" else rt.pre).append(rec)
+        seat = int(call.group(2))
+        if call.group(1) == "Grosses Tichu":
+            rt.grand.append((no, seat))
+        else:
+            rt.pre.append(("tichu", no, seat, _NO_GIVE))
         return None
     return "not a line of the exchange part of a round"
 
@@ -664,14 +675,13 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
     rt: _RoundText | None = None
     junk = False  # inside a run of lines outside any round
     # in a round's Rundenverlauf: its pass and play lines read so far (by their text, for
-    # the names ``names``: the same lines come again), None elsewhere
+    # the names ``names``: the same lines come again; each seat's pass line, ``(N)name
+    # passt.``, from the start), None elsewhere
     moves: dict[str | None, _What] | None = None
     known: dict[str | None, _What] = {}
     names: list[str] = []
-    # for ``names``: each seat's pass line, ``(N)name passt.``, and the start of its play
-    # lines, ``(N)name: ``
-    pass_lines: list[str] = []
-    play_heads: list[str] = []
+    # for ``names``: the start of each seat's play lines, ``(N)name``, before their ``: ``
+    heads: dict[str, int] = {}
     played = _NO_MOVES  # ``rt.play`` while ``moves``
     count = 0  # while ``moves``: the round's lines read (``rt.lines``, kept here)
     for no, raw in enumerate(lines, 1):
@@ -683,20 +693,15 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
                 # :func:`_parse_play` reads it. ``raw`` is not stripped: BSW writes a pass
                 # line without spaces around it, and the spaces after a play's cards are no
                 # token; a line with other spaces is left to _parse_play, which reads it
-                # alike.)
-                seat = _SEAT_OF.get(raw[:3], -1)
-                if seat >= 0:
-                    start = play_heads[seat]
-                    cut = len(start)
-                    if raw[:cut] == start:  # (a play; a pass line never starts so)
-                        body = raw[cut:]
-                        got = _BODIES.get(body)
-                        if got is None:
-                            got = _play_body(body)
-                        if not isinstance(got, str):
-                            move = ("play", seat, got)
-                    elif raw == pass_lines[seat]:
-                        move = _PASSES[seat]
+                # alike, as it does a name with ``: `` in it.)
+                who, colon, body = raw.partition(": ")
+                seat = heads.get(who, -1)
+                if seat >= 0 and colon:
+                    got = _BODIES.get(body)
+                    if got is None:
+                        got = _play_body(body)
+                    if not isinstance(got, str):
+                        move = ("play", seat, got)
                 if move is not None and len(moves) < _MOVES_LIMIT:
                     moves[raw] = move
             if move is not None and count < MAX_ROUND_LINES:
@@ -748,9 +753,10 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
             rt.section = "done"
         elif rt.section == "play" and moves is None and len(rt.names) == 4:
             if rt.names != names:
-                names, known = list(rt.names), {}
-                pass_lines = [f"{_SEAT_TEXT[seat]}{name} passt." for seat, name in enumerate(names)]
-                play_heads = [f"{_SEAT_TEXT[seat]}{name}: " for seat, name in enumerate(names)]
+                names = list(rt.names)
+                known = {f"{_SEAT_TEXT[seat]}{name} passt.": _PASSES[seat]
+                         for seat, name in enumerate(names)}
+                heads = {f"{_SEAT_TEXT[seat]}{name}": seat for seat, name in enumerate(names)}
             moves = known
             played = rt.play
         if moves is not None:
@@ -1040,8 +1046,8 @@ class _Converter:
             self.rnd = self.mark.rewind()
         if len(rt.hands8) == 4:
             self.emit(rt.line, Deal(game=self.game, hands=rt.hands8))  # (rt is read only)
-            for rec in rt.grand:
-                self.call(rec.line, rec.seat, "grand_tichu")
+            for line, seat in rt.grand:
+                self.call(line, seat, "grand_tichu")
             if len(rt.six) == 4:
                 self.raw = not self.sound(self.pre_play())
                 self.playing = True
@@ -1078,10 +1084,11 @@ class _Converter:
         quick = not raw and self.top_phoenix is None
         for i, (line, (kind, seat, data)) in enumerate(self.rt.play):
             if kind == "pass":
+                passed = passes[seat]
                 if raw:
-                    self.emit(line, passes[seat])
-                elif engine.feed_pass(line, game, rnd, passes[seat]):  # a reply in turn
-                    out.append((line, passes[seat]))
+                    self.emit(line, passed)
+                elif engine.feed_pass(line, game, rnd, passed):  # a reply in turn
+                    out.append((line, passed))
                 # else the winner collecting its trick, or a pass by a seat not on turn:
                 # dropped
             elif kind == "play":
@@ -1131,19 +1138,18 @@ class _Converter:
         self.emit(rt.start_line, Deal(game=game, hands=rt.six))  # (rt is read only)
         exchanged = 0  # the seats that exchanged, as bits
         once = True
-        for rec in rt.pre:
-            if rec.kind == "exchange":
-                seat, give = rec.seat, rec.give  # (give: a card for each of the three others)
+        for kind, line, seat, give in rt.pre:
+            if kind == "exchange":  # (give: a card for each of the three others)
                 if exchanged >> seat & 1:
                     once = False
                 exchanged |= 1 << seat
                 a, b, c = _RECEIVERS[seat]  # (by seat, in order)
                 ev = Exchange(game=game, seat=seat, give={
                     _SEAT_KEY[a]: give[a], _SEAT_KEY[b]: give[b], _SEAT_KEY[c]: give[c]})
-                out.append((rec.line, ev))  # (:meth:`emit`, inline)
-                feed(rec.line, ev)
+                out.append((line, ev))  # (:meth:`emit`, inline)
+                feed(line, ev)
             else:
-                self.call(rec.line, rec.seat, "tichu")
+                self.call(line, seat, "tichu")
         return once and exchanged == 15
 
     def sound(self, exchanged_once: bool) -> bool:
