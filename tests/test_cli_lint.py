@@ -207,6 +207,7 @@ def test_bad_baseline_files(tmp_path: Path) -> None:
     assert code == 2 and "cannot read the baseline" in err
     code, _, err = run("check", "--write-baseline", str(tmp_path / "no" / "b.json"), str(WISH))
     assert code == 2 and f"{tmp_path / 'no' / 'b.json'}: cannot write the baseline" in flat(err)
+    assert f"(the folder {tmp_path / 'no'} does not exist)" in flat(err)
     code, _, err = run("check", "--baseline", str(bad), "--write-baseline", str(bad), str(WISH))
     assert code == 2 and "cannot be used together" in err
 

@@ -98,43 +98,47 @@ class OutputClosed(OutputError):
     """The reader of the output went away (a closed pipe, as in ``... | head``)."""
 
 
-def _failed(e: OSError, shown: str) -> OutputError:
+def _failed(e: OSError, shown: str, what: str = "") -> OutputError:
     if isinstance(e, BrokenPipeError):
         return OutputClosed(f"{shown}: closed by its reader")
-    return OutputError(f"{shown}: cannot write: {reason(e)}")
+    return OutputError(f"{shown}: cannot write{what}: {reason(e)}")
 
 
 class Guarded:
     """A file whose write errors are :class:`OutputError` naming the output (so that
     they are never taken for the error of an input being read at the same time)."""
 
-    def __init__(self, f: IO[Any], shown: str) -> None:
+    def __init__(self, f: IO[Any], shown: str, what: str = "") -> None:
         self._f = f
         self._shown = shown
+        self._what = what
 
     def write(self, data: Any) -> int:
         try:
             return self._f.write(data)
         except OSError as e:
-            raise _failed(e, self._shown) from None
+            raise _failed(e, self._shown, self._what) from None
 
     def flush(self) -> None:
         try:
             self._f.flush()
         except OSError as e:
-            raise _failed(e, self._shown) from None
+            raise _failed(e, self._shown, self._what) from None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._f, name)
 
 
 @contextlib.contextmanager
-def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iterator[Any]:
+def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False,
+                  what: str = "") -> Iterator[Any]:
     """A file to write ``path`` through: renamed over ``path`` when the block ends
     normally, removed on any exception (``path`` is then left as it was).
 
-    Raises :class:`OutputError` (naming ``path``) when the output cannot be written.
+    Raises :class:`OutputError` (naming ``path``, and ``what`` it is when given: ``PATH:
+    cannot write the baseline: ...``) when the output cannot be written.
     """
+    what = f" {what}" if what else ""
     path = Path(path)
     shown = str(path)
     if path.is_dir():
@@ -146,10 +150,10 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
     except OSError as e:
         missing = isinstance(e, FileNotFoundError) and not path.parent.exists()
         where = f" (the folder {path.parent} does not exist)" if missing else ""
-        raise OutputError(f"{shown}: cannot write: {reason(e)}{where}") from None
+        raise OutputError(f"{shown}: cannot write{what}: {reason(e)}{where}") from None
     try:
         try:
-            yield Guarded(f, shown)
+            yield Guarded(f, shown, what)
         except BaseException:
             with contextlib.suppress(OSError):
                 f.close()
@@ -162,15 +166,15 @@ def atomic_writer(path: str | os.PathLike[str], *, binary: bool = False) -> Iter
         except OSError as e:
             with contextlib.suppress(OSError):
                 f.close()
-            raise OutputError(f"{shown}: cannot write: {reason(e)}") from None
+            raise OutputError(f"{shown}: cannot write{what}: {reason(e)}") from None
     except BaseException:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
 
 
-def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> None:
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "") -> None:
     """Write ``data`` (text as UTF-8) to ``path`` atomically; :class:`OutputError` when it
-    cannot be written."""
-    with atomic_writer(path, binary=isinstance(data, bytes)) as f:
+    cannot be written (saying ``what`` it is, when given)."""
+    with atomic_writer(path, binary=isinstance(data, bytes), what=what) as f:
         f.write(data)

@@ -10,7 +10,6 @@ second identical violation in the same round is new.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -21,6 +20,7 @@ from pathlib import Path
 
 from zstandard import ZstdError
 
+from .atomicfile import OutputError, write_atomic
 from .diagnostics import Diagnostic
 from .logfile import _decompressed
 
@@ -120,12 +120,8 @@ def write_baseline(path: Path, findings: Iterable[tuple[Diagnostic, bytes | None
         for k, n in sorted(keys.items(), key=lambda kv: tuple(str(x) for x in kv[0]))
     ]
     text = json.dumps({FORMAT_KEY: VERSION, "findings": items}, indent=1, ensure_ascii=False)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(text + "\n", encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as e:
-        with contextlib.suppress(OSError):  # a read-only folder refuses the unlink too
-            tmp.unlink()
-        raise BaselineError(f"{path}: cannot write the baseline: {e.strerror or e}") from None
+        write_atomic(path, text + "\n", what="the baseline")
+    except OutputError as e:
+        raise BaselineError(str(e)) from None
     return sum(keys.values())
