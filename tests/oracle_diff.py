@@ -37,7 +37,7 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 from oracle_combos import RANK_WORDS, SUIT_LETTERS, classify, rank_of, suit_of  # noqa: E402
-from oracle_engine import CODES, HOUSE_RULES, Oracle, judge_lines  # noqa: E402
+from oracle_engine import CODES, HOUSE_RULES, Oracle  # noqa: E402
 
 Event = dict
 RANKS = list(RANK_WORDS)
@@ -374,11 +374,183 @@ def insert_bombs(ev: list[Event], rng: random.Random) -> str | None:
     return f"bombs {[e['cards'] for e in new]} inserted before event {i}"
 
 
+def bad_deal(ev: list[Event], rng: random.Random) -> str | None:
+    """A deal that is not the deck split 8+6 (D001): a card moved to another hand or to
+    the other deal, a card dealt twice, a hand emptied (D001 in tientsin)."""
+    idx = _play_indices(ev, ("deal",))
+    i = rng.choice(idx)
+    hands = ev[i]["hands"]
+    a, b = rng.sample(range(len(hands)), 2)
+    how = rng.randrange(4)
+    if how == 0:
+        hands[b].append(hands[a].pop(rng.randrange(len(hands[a]))))
+    elif how == 1:
+        hands[a][rng.randrange(len(hands[a]))] = rng.choice(hands[b])
+    elif how == 2:  # a card of this deal moved to the other deal of the round
+        j = i + 1 if i + 1 < len(ev) and ev[i + 1]["type"] == "deal" else i - 1
+        if j < 0 or ev[j]["type"] != "deal":
+            return None
+        ev[j]["hands"][a].append(hands[a].pop())
+    elif _seats(ev) == 6:
+        hands[a] = []
+    else:
+        hands[a].append(rng.choice(hands[a]))  # a card twice in one hand
+    return f"deal at event {i} broken ({how})"
+
+
+def bad_exchange(ev: list[Event], rng: random.Random) -> str | None:
+    """An exchange that breaks X001 (to itself, to a seat it may not give to, a card it
+    does not hold, one card twice, a seat left out) or is repeated (X002), or a missing one."""
+    idx = _play_indices(ev, ("exchange",))
+    i = rng.choice(idx)
+    give = ev[i]["give"]
+    seat, n = ev[i]["seat"], _seats(ev)
+    how = rng.randrange(6)
+    keys = list(give)
+    if how == 0:
+        give[str(seat)] = give.pop(rng.choice(keys))
+    elif how == 1:  # a card another seat holds (the other deals of the round)
+        other = [c for e in ev[max(0, i - 8):i] if e["type"] == "deal"
+                 for s, h in enumerate(e["hands"]) if s != seat for c in h]
+        give[rng.choice(keys)] = rng.choice(other)
+    elif how == 2:
+        a, b = rng.sample(keys, 2)
+        give[a] = give[b]
+    elif how == 3:
+        del give[rng.choice(keys)]
+    elif how == 4:
+        outside = [str(s) for s in range(n) if s != seat and str(s) not in give]
+        if not outside:
+            return None
+        give[rng.choice(outside)] = give.pop(rng.choice(keys))
+    else:  # repeated, right after or a few events later
+        j = min(len(ev), i + rng.randrange(1, 5))
+        ev.insert(j, json.loads(json.dumps(ev[i])))
+        return f"exchange at event {i} repeated before event {j}"
+    return f"exchange at event {i} broken ({how})"
+
+
+def card_not_held(ev: list[Event], rng: random.Random) -> str | None:
+    """A card of a play replaced by a card another seat holds (P001): the rest of the round
+    is skipped without a word, also what its round_start would report."""
+    trace = _hands_trace(ev)
+    idx = [i for i in _play_indices(ev, ("play",)) if trace[i]]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    hands = trace[i]
+    assert hands is not None
+    seat = ev[i]["seat"]
+    others = sorted(c for s, h in enumerate(hands) if s != seat for c in h)
+    if not others:
+        return None
+    cards = ev[i]["cards"]
+    cards[rng.randrange(len(cards))] = rng.choice(others)
+    if len(set(cards)) != len(cards):
+        return None
+    return f"a card not held in the play at event {i}"
+
+
+def calls(ev: list[Event], rng: random.Random) -> str | None:
+    """A call where calls go wrong: a Grand Tichu after the second deal or in play, a Tichu
+    after the seat's first play or before the second deal, a call repeated, a call after
+    the round's end; in trichu a Grand Tichu by the solo player or the dummy."""
+    idx = [i for i, e in enumerate(ev) if e["type"] in ("deal", "play", "call", "round_end",
+                                                        "exchange")]
+    i = rng.choice(idx)
+    e = ev[i]
+    n = _seats(ev)
+    if e["type"] == "call":
+        new = dict(e, call=rng.choice(("tichu", "grand_tichu")))
+        ev.insert(i + rng.randrange(1, 4), new)
+        return f"the call at event {i} repeated"
+    if e["type"] == "play":
+        seat = e["seat"] if rng.random() < 0.7 else rng.randrange(n)
+        call = "tichu" if rng.random() < 0.7 else "grand_tichu"
+        ev.insert(i + rng.randrange(1, 3), {"type": "call", "game": e["game"], "seat": seat,
+                                            "call": call})
+        return f"{call} by seat {seat} after the play at event {i}"
+    seat = rng.randrange(n)
+    call = rng.choice(("tichu", "grand_tichu"))
+    where = i + 1 if e["type"] != "round_end" else i
+    ev.insert(where, {"type": "call", "game": e["game"], "seat": seat, "call": call})
+    return f"{call} by seat {seat} before event {where}"
+
+
+def after_the_end(ev: list[Event], rng: random.Random) -> str | None:
+    """After the play that ends a round (before its round_end or next round_start): a
+    bomb, a play, a pass, a Dragon gift or a call (P009, G002/G003)."""
+    ends = [i for i, e in enumerate(ev) if e["type"] in ("round_end", "round_start")
+            and i > 1 and ev[i - 1]["type"] in ("play", "dragon_gift", "pass")]
+    if not ends:
+        return None
+    i = rng.choice(ends)
+    game = ev[i]["game"]
+    seat = rng.randrange(_seats(ev))
+    prior = [e for e in ev[max(0, i - 30):i] if e["type"] == "play" and e["seat"] == seat]
+    kind = rng.randrange(4)
+    if kind == 0 and prior:
+        new: Event = {"type": "play", "game": game, "seat": seat, "cards": prior[-1]["cards"]}
+    elif kind == 1:
+        new = {"type": "pass", "game": game, "seat": seat}
+    elif kind == 2:
+        new = {"type": "dragon_gift", "game": game, "seat": seat,
+               "to": (seat + rng.choice((1, 2, 3))) % _seats(ev)}
+    else:
+        new = {"type": "call", "game": game, "seat": seat, "call": "tichu"}
+    ev.insert(i, new)
+    return f"{new['type']} by seat {seat} after the round's end, before event {i}"
+
+
+def no_combination(ev: list[Event], rng: random.Random) -> str | None:
+    """A play turned into cards that form no combination (P002): a card of the seat's
+    hand added to it (often of the wished rank, or the Mahjong with a wish); after the
+    Dog, on a lead, on a trick."""
+    trace = _hands_trace(ev)
+    idx = [i for i in _play_indices(ev, ("play",)) if trace[i]]
+    if not idx:
+        return None
+    dog = [i for i in idx
+           if i > 0 and ev[i - 1]["type"] == "play" and ev[i - 1]["cards"] == ["Dog"]]
+    i = rng.choice(dog if dog and rng.random() < 0.3 else idx)
+    hands = trace[i]
+    assert hands is not None
+    seat = ev[i]["seat"]
+    cards = ev[i]["cards"]
+    rest = sorted(hands[seat] - set(cards))
+    if not rest:
+        return None
+    extra = rng.choice(rest)
+    new = cards + [extra]
+    if classify(new, phoenix_bombs=_phoenix_bombs(ev)) is not None:
+        new = cards + rng.sample(rest, min(2, len(rest)))
+        if classify(new, phoenix_bombs=_phoenix_bombs(ev)) is not None:
+            return None
+    ev[i]["cards"] = new
+    ev[i].pop("phoenix", None)
+    if "Mahjong" in new and rng.random() < 0.7:
+        ev[i]["wish"] = rng.choice(RANKS)
+    return f"the play at event {i} made no combination: {new}"
+
+
+def truncate(ev: list[Event], rng: random.Random) -> str | None:
+    """The log cut in the middle of a round, or a round_end dropped (L008 where the log
+    ends or the next round starts, or nothing when the round was over)."""
+    idx = _play_indices(ev, ("play", "pass", "dragon_gift", "round_end"))
+    i = rng.choice(idx)
+    if ev[i]["type"] == "round_end" and rng.random() < 0.5:
+        del ev[i]
+        return f"round_end at event {i} dropped"
+    del ev[i:]
+    return f"log cut before event {i}"
+
+
 MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
     drop_pass, add_pass, swap_adjacent, change_seat, swap_cards, move_bomb, drop_play,
     drop_gift, redirect_gift, change_wish, change_round_end, duplicate, pull_forward,
     pull_forward, push_back, inject, inject, insert_bombs, change_phoenix, add_call,
-    move_call,
+    move_call, bad_deal, bad_exchange, card_not_held, calls, after_the_end, no_combination,
+    no_combination, truncate,
 ]
 
 
@@ -426,10 +598,19 @@ def engine(path: Path) -> list[tuple[str, int]]:
     return sorted((d.code, d.line) for d in found)
 
 
-def compare(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]], int]:
+def compare(path: Path, stats: Counter[str] | None = None
+            ) -> tuple[list[tuple[str, int]], list[tuple[str, int]], int]:
     """(engine's, oracle's) diagnostics on the judged lines, and how many lines were
-    judged."""
-    expected, judged = judge_lines(path.read_text(encoding="utf-8").split("\n"))
+    judged; ``stats`` counts the rounds judged to their end or skipped after a fatal
+    code, and why the oracle gave up on the others."""
+    oracle = Oracle()
+    oracle.run(path.read_text(encoding="utf-8").split("\n"))
+    expected, judged = oracle.diagnostics, oracle.judged
+    if stats is not None:
+        for rnd in oracle.all_rounds:
+            stats["rounds: " + ("skipped after a fatal code" if rnd.skipping else
+                                f"gave up: {rnd.why}" if rnd.why else
+                                "judged to the end" if rnd.judging else "not judged")] += 1
     found = engine(path)
     got = [d for d in found if d[0] in CODES and d[1] in judged]
     return got, sorted(expected), len(judged)
@@ -437,18 +618,22 @@ def compare(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, int]], i
 
 def campaign(cases: int, seed: int, out: Path | None, log: Callable[[str], None] = print,
              only: str | None = None, faults: int = 1,
-             variants: tuple[str, ...] = ()) -> list[tuple[int, str]]:
+             variants: tuple[str, ...] = (), show_stats: bool = False
+             ) -> list[tuple[int, str]]:
     differ = []
     stats: Counter[str] = Counter()
+    detail: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
         for n in range(seed, seed + cases):
             text, what = make_case(n, only, faults, variants)
             path = Path(tmp) / f"case{n}.jsonl"
             path.write_text(text, encoding="utf-8")
-            got, expected, judged = compare(path)
+            got, expected, judged = compare(path, detail)
             stats["lines judged"] += judged
             stats["lines"] += text.count("\n")
             stats.update(code for code, _ in expected)
+            detail.update("mutation: " + m.split(":")[0] for m in what.split("; "))
+            detail.update(f"cases with {code}" for code in {c for c, _ in expected})
             if got != expected:
                 differ.append((n, what))
                 log(f"case {n} ({what}): engine {sorted(set(got) - set(expected))}, "
@@ -457,6 +642,11 @@ def campaign(cases: int, seed: int, out: Path | None, log: Callable[[str], None]
                     out.mkdir(parents=True, exist_ok=True)
                     (out / f"case{n}.jsonl").write_text(text, encoding="utf-8")
     log(f"{cases} cases, {len(differ)} differ; {dict(sorted(stats.items()))}")
+    if show_stats:
+        never = sorted(CODES - {k.split()[-1] for k in detail if k.startswith("cases with")})
+        for key, count in sorted(detail.items()):
+            log(f"  {count:7d}  {key}")
+        log(f"  codes of the oracle never reported: {' '.join(never) or '-'}")
     return differ
 
 
@@ -472,9 +662,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", action="append", default=[],
                         choices=sorted(HOUSE_RULES | {"tientsin", "trichu"}),
                         help="a house rule of rules.md 9.1, tientsin or trichu (repeatable)")
+    parser.add_argument("--stats", action="store_true",
+                        help="print how often each mutation ran and each code was reported, "
+                        "and how each round ended for the oracle (judged, skipped after a "
+                        "fatal code, or why it gave up)")
     args = parser.parse_args(argv)
     differ = campaign(args.cases, args.seed, args.save, only=args.only, faults=args.faults,
-                      variants=tuple(args.variant))
+                      variants=tuple(args.variant), show_stats=args.stats)
     return 1 if differ else 0
 
 

@@ -74,7 +74,8 @@ from oracle_combos import (
 )
 
 CODES = frozenset({
-    "L008", "P003", "P004", "P005", "P006", "P007", "P008", "P009",
+    "L008", "D001", "C001", "C002", "C003", "C004", "X001", "X002",
+    "P001", "P002", "P003", "P004", "P005", "P006", "P007", "P008", "P009",
     "B001", "B002", "B003", "W001", "W002", "G001", "G002", "G003", "S001", "S002",
 })
 DECK = frozenset(ALL_TOKENS)
@@ -94,6 +95,14 @@ class Stop(Exception):  # noqa: N818 - a signal, not an error
     def __init__(self, why: str, keep: bool = False) -> None:
         super().__init__(why)
         self.keep = keep
+
+
+class _Object(dict):
+    """A JSON object that remembers whether a key was written twice (the last one wins)."""
+
+    def __init__(self, pairs: list[tuple[str, object]]) -> None:
+        super().__init__(pairs)
+        self.twice = len(self) != len(pairs)
 
 
 def _seat(value: object, seats: int) -> int:
@@ -131,6 +140,8 @@ class Round:
     diags: list[tuple[str, int]] = field(default_factory=list)
     judged: set[int] = field(default_factory=set)
     judging: bool = True
+    skipping: bool = False  # after a fatal code: the rest of the round is silent (rules 8)
+    why: str = ""  # why the oracle stopped judging the round (for oracle_diff --stats)
     phase: str = "start"  # start, deal1, deal2, play, over
     hands: list[set[str]] = field(default_factory=list)
     exchanges: dict[int, dict[str, str]] = field(default_factory=dict)
@@ -176,6 +187,13 @@ class Round:
     def report(self, code: str, line: int) -> None:
         self.diags.append((code, line))
 
+    def fatal(self, code: str, line: int) -> None:
+        """A fatal code (rules 8): "the rest of this round cannot be checked and is skipped
+        until the next round_start" - nothing more of it is reported, not even what that
+        round_start would report for it (settled readings), nor L008 at the log's end."""
+        self.report(code, line)
+        self.skipping = True
+
     def next_holding(self, seat: int) -> int:
         """The next seat after ``seat`` in playing order that still holds cards."""
         for k in range(1, self.seats + 1):
@@ -205,29 +223,23 @@ class Oracle:
                 continue
             last = number
             try:
-                event = json.loads(text)
+                event = json.loads(text, object_pairs_hook=_Object)
             except ValueError:
                 event = None
             game = event.get("game") if isinstance(event, dict) else None
             if not isinstance(game, str):
-                self._stop_all()  # a line no game can be told from: judge no further
-                continue
+                continue  # L001/L002: the line is skipped, no game is touched (rules 8)
             self.event(game, event, number)
         for rnd in self.rounds.values():
             if rnd is not None and not rnd.judging:
                 rnd.judged.discard(last)  # (what the log's end shows of it is unknown)
-            if rnd is not None and rnd.judging and rnd.phase != "over":
+            if rnd is not None and rnd.judging and rnd.phase != "over" and not rnd.skipping:
                 rnd.report("L008", last)  # at the file's last line (its last non-blank)
                 rnd.judged.add(last)
                 rnd.judging = False
             if rnd is not None and rnd.judging and rnd.gift_owed is not None and rnd.judged:
                 # the log ends with a Dragon gift owed: G002 with no next event? (silent)
                 rnd.judged.discard(max(rnd.judged))
-
-    def _stop_all(self) -> None:
-        for rnd in self.rounds.values():
-            if rnd is not None:
-                rnd.judging = False
 
     @property
     def diagnostics(self) -> list[tuple[str, int]]:
@@ -272,7 +284,7 @@ class Oracle:
             expected = 1 if rnd is None else rnd.number + 1
             if number != expected:  # L007: skipped, and the events of its round
                 if rnd is not None:
-                    rnd.judging = False
+                    rnd.judging, rnd.why = False, rnd.why or "L007 round_start"
                 new = Round(number, self.variants[game], self._seats(game), judging=False)
             else:
                 old_judged = rnd is None or rnd.judging
@@ -282,7 +294,7 @@ class Oracle:
                     new.dummy = dummy
                     last = self.rounds_of[game]
                     if type(last) is int and number > last:
-                        new.judging = False  # S004: a round after the last (not modelled)
+                        new.judging, new.why = False, "S004 a round after the last"
                 if old_judged:
                     new.judged.add(line)  # (else what it shows of the old round is unknown)
             self.rounds[game] = new
@@ -295,9 +307,15 @@ class Oracle:
             return
         if rnd is None or not rnd.judging:
             return
+        if rnd.skipping:  # after a fatal code: skipped without a word (rules 8)
+            rnd.judged.add(line)
+            return
         ts = ev.get("ts", 0)
         if type(ts) not in (int, float) or not isinstance(kind, str):
-            rnd.judging = False  # L002: skipped (not modelled)
+            rnd.judging, rnd.why = False, "L002 ts/type"  # skipped (not modelled)
+            return
+        if isinstance(ev, _Object) and ev.twice:
+            rnd.judging, rnd.why = False, "a key written twice"
             return
         handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) else None
         if handler is None:
@@ -305,7 +323,7 @@ class Oracle:
         try:
             handler(rnd, ev, line)
         except Stop as stop:
-            rnd.judging = False
+            rnd.judging, rnd.why = False, str(stop)
             if stop.keep:
                 rnd.judged.add(line)
             return
@@ -316,7 +334,7 @@ class Oracle:
 
     def _close(self, rnd: Round | None, line: int) -> None:
         """The round before a round_start or game_end at ``line``."""
-        if rnd is None or not rnd.judging:
+        if rnd is None or not rnd.judging or rnd.skipping:
             return
         if rnd.gift_owed is not None:  # this event is not the gift: G002
             self._missing_gift(rnd, line)
@@ -334,44 +352,73 @@ class Oracle:
         # 8 then 6 cards a seat; in tientsin 6, then 3 or 4 (9.2)
         sizes = ({8} if first else {6}) if n == 4 else ({6} if first else {3, 4})
         if rnd.phase not in ("start", "deal1") or not isinstance(hands, list) or len(hands) != n:
-            raise Stop("L007/L002")
+            raise Stop("L007/L002 deal")
+        if not all(isinstance(h, list) and all(isinstance(c, str) and c in DECK for c in h)
+                   for h in hands):
+            raise Stop("L002/L003 deal")
+        if n == 4 and not all(hands):
+            raise Stop("an empty hand in a deal of four (L002 or D001?)")
+        # D001 (rules 8: "the deals are not the 56-card deck split 8+6 per seat"; 9.2:
+        # "reported at the first deal whose hands already break it (wrong first-deal size,
+        # a card twice), else at the second") - a card twice in a hand or across hands
+        # and deals, or a wrong size; the round is skipped
+        dealt = [c for h in hands for c in h]
+        seen = set().union(*rnd.hands)
+        if (any(len(h) not in sizes for h in hands) or len(set(dealt)) != len(dealt)
+                or seen & set(dealt) or not first and len(seen) + len(dealt) != len(DECK)):
+            return rnd.fatal("D001", line)
         for seat, hand in enumerate(hands):
-            cards = _cards(hand)
-            if len(cards) not in sizes or rnd.hands[seat] & set(cards):
-                raise Stop("D001")
-            rnd.hands[seat] |= set(cards)
-        total = sum(len(h) for h in rnd.hands)
-        if len(set().union(*rnd.hands)) != total or not first and total != len(DECK):
-            raise Stop("D001")
+            rnd.hands[seat] |= set(hand)
         rnd.phase = "deal1" if first else "deal2"
 
     def on_call(self, rnd: Round, ev: dict, line: int) -> None:
+        """C001-C004 (rules 1.2, 1.3, 8; 9.3): a repeated call is C003 even when late
+        (docs/rules.md "One event, one code"), a call not counted makes no repeat
+        (settled readings), C004 wins over C001 (9.3); a call L007 skips is no call."""
         seat, call = _seat(ev.get("seat"), rnd.seats), ev.get("call")
         if call not in ("tichu", "grand_tichu"):
-            raise Stop("L002")
+            raise Stop("L002 call")
         if rnd.phase == "over":
             rnd.report("P009", line)
             return
         if rnd.phase == "start" or (call == "tichu" and rnd.phase == "deal1"):
-            return  # L007: not counted
-        late = rnd.phase != "deal1" if call == "grand_tichu" else seat in rnd.played
-        if late or seat in rnd.calls:
-            return  # C001 / C002 / C003: not counted
-        if call == "grand_tichu" and rnd.dummy is not None and seat % 2 == rnd.dummy % 2:
-            return  # C004 (9.3): not by the solo player or the dummy, not counted
-        rnd.calls[seat] = call
+            return  # L007: skipped, not counted
+        forbidden = (call == "grand_tichu" and rnd.dummy is not None
+                     and seat % 2 == rnd.dummy % 2)
+        if seat in rnd.calls:
+            if forbidden:
+                raise Stop("C003 or C004: a repeated Grand Tichu of the solo player")
+            rnd.report("C003", line)
+        elif forbidden:
+            rnd.report("C004", line)  # 9.3: whatever its timing
+        elif call == "grand_tichu" and rnd.phase != "deal1":
+            rnd.report("C001", line)
+        elif call == "tichu" and seat in rnd.played:
+            rnd.report("C002", line)
+        else:
+            rnd.calls[seat] = call
 
     def on_exchange(self, rnd: Round, ev: dict, line: int) -> None:
         seat, give = _seat(ev.get("seat"), rnd.seats), ev.get("give")
-        if rnd.phase != "deal2" or seat in rnd.exchanges:
-            raise Stop("L007/X002")
-        others = {str(s) for s in self._receivers(rnd, seat)}
-        if not isinstance(give, dict) or set(give) != others or not all(
-                isinstance(c, str) for c in give.values()):
-            raise Stop("X001/L002")
+        if rnd.phase != "deal2":
+            raise Stop("L007/X002 exchange")
+        seats = {str(s) for s in range(rnd.seats)}
+        if not isinstance(give, dict) or not all(
+                k in seats and isinstance(c, str) and c in DECK for k, c in give.items()):
+            raise Stop("L002/L003 exchange")
+        if seat in rnd.exchanges:
+            if isinstance(give, _Object) and give.twice:
+                raise Stop("X002 or X001: a repeated exchange naming a seat twice")
+            rnd.report("X002", line)  # event skipped
+            return
+        if isinstance(give, _Object) and give.twice:
+            return rnd.fatal("X001", line)  # "names a seat twice" (rules 8)
+        # X001 (rules 8): "does not give exactly one held card to each other seat" (in
+        # tientsin to each partner, 9.2; in trichu to each seat of the other team, 9.3)
         cards = list(give.values())
-        if len(set(cards)) != len(cards) or not all(c in rnd.hands[seat] for c in cards):
-            raise Stop("X001")
+        if (set(give) != {str(s) for s in self._receivers(rnd, seat)}
+                or len(set(cards)) != len(cards) or not set(cards) <= rnd.hands[seat]):
+            return rnd.fatal("X001", line)
         rnd.exchanges[seat] = give
         if len(rnd.exchanges) == rnd.seats:
             for giver, g in rnd.exchanges.items():
@@ -401,7 +448,11 @@ class Oracle:
             return
         hand = rnd.hands[seat]
         if not set(cards) <= hand:
-            raise Stop("P001")
+            if rnd.gift_owed is not None:
+                raise Stop("P001 with a Dragon gift owed (G002 too?)")
+            if wish_field is not None and not ("Mahjong" in cards and wish_field in RANK_WORDS):
+                raise Stop("P001 with a bad wish (W002 too?)")
+            return rnd.fatal("P001", line)  # (P001 even when not on turn, docs/rules.md)
         wish: int | None = None
         if wish_field is not None:  # "a wish value that is not a rank is W002" (rules 8)
             if "Mahjong" in cards and isinstance(wish_field, str) and wish_field in RANK_WORDS:
@@ -418,7 +469,8 @@ class Oracle:
         options = readings(cards, rnd.top if table == "trick" else None, rnd.phoenix_bombs)
         if phoenix is not None:
             options = [p for p in options if p.phoenix == phoenix]
-        if not options:  # P002
+        if not options:
+            rnd.report("P002", line)  # (the one code of the play, docs/rules.md)
             if table == "trick":
                 return self._invalid_play(rnd, seat, cards)
             return self._invalid_lead(rnd, seat, cards, line)
@@ -490,6 +542,21 @@ class Oracle:
     def _has_wish(self, rnd: Round, cards: list[str]) -> bool:
         return any(rank_of(c) == rnd.wish for c in cards)
 
+    def _no_combination_wish(self, rnd: Round, cards: list[str]) -> None:
+        """Whether cards that form no combination (P002) and hold a card of the wished rank
+        fulfil the wish, the spec leaves open: 6.1 keeps it open "until a later play by
+        anyone contains a card of the wished rank (in any combination, a bomb included)" -
+        such a play is a `play` and holds the card, but is no combination. The engine
+        reads "no" (tests/oracle_cases/W001_wish_after_a_play_that_is_no_combination_*,
+        a strict xfail with the reading "yes"); the oracle judges this line (P002) and
+        stops judging the round after it."""
+        if rnd.wish is not None and self._has_wish(rnd, cards):
+            raise Stop("a play that is no combination, with the wished rank", keep=True)
+
+    def _fulfil(self, rnd: Round, cards: list[str]) -> None:
+        if rnd.wish is not None and self._has_wish(rnd, cards):
+            rnd.wish = None  # 6.1 (the Phoenix is no card of a rank)
+
     def _lead(self, rnd: Round, seat: int, cards: list[str], chosen: Play) -> None:
         rnd.table, rnd.top, rnd.last = "trick", chosen, seat
         rnd.trick += cards  # (after cards of an invalid lead, if any)
@@ -516,8 +583,7 @@ class Oracle:
 
     def _after_play(self, rnd: Round, seat: int, cards: list[str], wish: int | None) -> None:
         """The wish; the cards leave the hand; the end of the round; the next turn."""
-        if rnd.wish is not None and self._has_wish(rnd, cards):
-            rnd.wish = None  # 6.1 (the Phoenix is no card of a rank)
+        self._fulfil(rnd, cards)
         if "Mahjong" in cards and wish is not None:
             rnd.wish = wish
         if self._leave_hand(rnd, seat, cards):
@@ -602,10 +668,8 @@ class Oracle:
         ("An invalid play counts as a pass"): the cards join the trick in progress, the
         play counts as the seat's pass, and the turn moves to the seat after it (on turn
         or not, as for a P003 play in the settled readings). By the same decision it is
-        never also W001 ("One code per play"). Whether a card of the wished rank in it
-        fulfils the wish, the spec does not say."""
-        if rnd.wish is not None and self._has_wish(rnd, cards):
-            raise Stop("an invalid play with the wished rank")
+        never also W001 ("One code per play")."""
+        self._no_combination_wish(rnd, cards)
         rnd.trick += cards
         if self._leave_hand(rnd, seat, cards):
             return
@@ -617,21 +681,21 @@ class Oracle:
         the turn moves on (rules 8) - the lead passes to the next seat holding cards
         after the player (as the turn after a P003 play). The cards join the next trick.
         The spec does not say more; this is what "the turn moves on" reads as here."""
-        if rnd.wish is not None and self._has_wish(rnd, cards):
-            raise Stop("an invalid play with the wished rank")
-        if rnd.table == "dog" and rnd.seats == 6:
-            raise Stop("P002 where either partner may lead after the Dog (not modelled)")
+        self._no_combination_wish(rnd, cards)
         if rnd.table == "complete":
             # 2.4: "a play by that seat at this point is that lead, never a play on its
             # own trick": the old trick goes to its winner (a Dragon's, not given: G002),
-            # and the lead moves on as on an empty table
-            if seat != rnd.leader:
-                raise Stop("P002 by a seat not due to lead after everyone passed")
+            # and the lead moves on as on an empty table. By another seat it is a lead
+            # out of turn too (docs/rules.md, "The moment after everyone passed": only a
+            # bomb lands on the old trick), with one code, P002; the lead moves on from it.
             self._end_trick(rnd, line)
         rnd.trick += cards
         if self._leave_hand(rnd, seat, cards):
             return
-        rnd.leader = rnd.next_holding(seat)  # (after the Dog, the Dog stays the top)
+        # (after the Dog, the Dog stays the top; in tientsin the lead the Dog gave to
+        # either partner has been made, 9.2, and moves on from it as for four)
+        rnd.dog_leaders = frozenset()
+        rnd.leader = rnd.next_holding(seat)
 
     def _count_pass(self, rnd: Round, seat: int) -> None:
         rnd.passed.add(seat)

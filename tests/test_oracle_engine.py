@@ -85,7 +85,10 @@ SEEDS = [(29, "inject"), (19, "drop_play"), (1, "inject"), (13, "move_bomb"),
          (1, "redirect_gift"), (2, "add_call"), (9, "add_pass"), (23, "change_phoenix"),
          (1, "change_round_end"), (27, "change_seat"), (1, "drop_gift"), (11, "drop_pass"),
          (9, "duplicate"), (20, "move_call"), (13, "pull_forward"), (7, "push_back"),
-         (2, "swap_adjacent"), (3, "swap_cards")]
+         (2, "swap_adjacent"), (3, "swap_cards"),
+         (1, "bad_deal"), (1, "bad_exchange"), (13, "bad_exchange"), (1, "card_not_held"),
+         (2, "calls"), (3, "calls"), (13, "calls"), (1, "after_the_end"),
+         (5, "no_combination"), (1, "truncate")]
 
 
 @functools.cache
@@ -111,7 +114,7 @@ def test_the_faults_are_judged_not_skipped() -> None:
     for seed, only in SEEDS:
         text, _ = _case(seed, only)
         codes |= {code for code, _ in judge_lines(text.split("\n"))[0]}
-    assert codes == CODES
+    assert codes == CODES - {"C004"}  # (trichu's, 9.3: below)
     assert {only for _, only in SEEDS} == {m.__name__ for m in MUTATIONS}
 
 
@@ -186,8 +189,11 @@ PLAYER_VARIANT_SEEDS = {
     "trichu": [(5, "drop_play"), (1, "pull_forward"), (11, "change_seat"),
                (6, "pull_forward"), (11, "add_pass"), (5, "change_wish"),
                (8, "insert_bombs"), (12, "move_bomb"), (2, "redirect_gift"),
-               (4, "change_wish")],  # (the dummy holds the wished rank: not bound)
+               (4, "change_wish"),  # (the dummy holds the wished rank: not bound)
+               (11, "calls")],  # (a Grand Tichu by the solo player or the dummy: C004)
 }
+# codes the four-seat cases above cover, which the six- and three-seat ones need not
+SETUP_CODES = {"D001", "X001", "X002", "P001", "P002", "C001", "C002", "C003"}
 
 
 @pytest.mark.parametrize("variant", sorted(PLAYER_VARIANT_SEEDS))
@@ -202,14 +208,15 @@ def test_tientsin_and_trichu_engine_and_oracle_agree(tmp_path: Path, variant: st
         assert got == expected, what
         assert judged > 0.5 * text.count("\n")
         codes |= {code for code, _ in expected}
-    assert codes >= CODES - {"B001", "B002", "B003"}
+    assert codes >= CODES - {"B001", "B002", "B003", "C004"} - SETUP_CODES
+    assert variant != "trichu" or "C004" in codes
 
 
 def test_probes_engine_and_oracle_agree() -> None:
     """Hand-made logs of corners (tests/oracle_cases/, not the settled ones below): the
     engine and the oracle report the same codes of the oracle's, on every line."""
     probes = [p for p in sorted(CASES.glob("*.jsonl"))
-              if p.stem not in SETTLED]
+              if p.stem not in SETTLED and p.stem not in OPEN]
     assert len(probes) >= 6
     for path in probes:
         found, judged = judge(path)
@@ -275,3 +282,23 @@ def test_the_settled_disagreements(name: str) -> None:
     assert len(judged) == len((CASES / f"{name}.jsonl").read_text(
         encoding="utf-8").splitlines()) - 1  # every line judged
     assert engine(CASES / f"{name}.jsonl") == SETTLED[name]
+
+
+# Disagreements not decided yet (the oracle found them; the lead decides): each log is
+# tests/oracle_cases/NAME.jsonl with what the spec's letter (as the oracle reads it)
+# asks the engine to report. Strict xfail: it fails while the engine reads otherwise.
+OPEN = {
+    # rules 6.1: the wish "stays open until a later play by anyone contains a card of the
+    # wished rank (in any combination, a bomb included)". Seat 1 plays 4s 2s on the
+    # Mahjong (wish 4): no combination (P002), but a play containing a 4. Read so, the
+    # wish is fulfilled and seat 2's 5 (holding 4p) is no W001; the engine keeps the wish
+    # open (W001 at line 11). The spec's "in any combination" can be read either way.
+    "W001_wish_after_a_play_that_is_no_combination_with_the_wished_rank": [
+        ("L008", 11), ("P002", 10)],
+}
+
+
+@pytest.mark.xfail(strict=True, reason="open: the engine reads the spec otherwise (OPEN)")
+@pytest.mark.parametrize("name", sorted(OPEN))
+def test_open_disagreements(name: str) -> None:
+    assert engine(CASES / f"{name}.jsonl") == OPEN[name]
