@@ -545,12 +545,48 @@ def truncate(ev: list[Event], rng: random.Random) -> str | None:
     return f"log cut before event {i}"
 
 
+def change_game_end(ev: list[Event], rng: random.Random) -> str | None:
+    """The game's end recorded wrong (S003/S004): its score off, the game ended after an
+    earlier round, or one more round (a copy of the last) played after the game was won."""
+    idx = _play_indices(ev, ("game_end",))
+    if not idx:
+        return None
+    i = idx[-1]
+    end = ev[i]
+    how = rng.randrange(4)
+    if how == 0 and isinstance(end.get("score"), list):
+        end["score"] = [end["score"][0] + rng.choice((-5, 5, 100)), end["score"][1]]
+    elif how == 0 and isinstance(end.get("score"), dict):
+        name = rng.choice(sorted(end["score"]))
+        end["score"][name] += rng.choice((-5, 5, 100))
+    elif how == 1:
+        ends = [j for j in _play_indices(ev, ("round_end",)) if j < i - 1]
+        if not ends:
+            return None
+        j = rng.choice(ends)
+        del ev[j + 1:i]
+        return f"game_end moved after the round_end at event {j}"
+    elif how == 2:
+        starts = _play_indices(ev, ("round_start",))
+        last = ev[starts[-1]:i]
+        copy = json.loads(json.dumps(last))
+        copy[0]["round"] += 1
+        for e in copy:
+            if e["type"] == "round_end":
+                e["round"] += 1
+        ev[i:i] = copy
+        return f"round {last[0]['round']} played again after the game was won"
+    else:
+        end.pop("score", None)
+    return f"game_end at event {i} changed ({how})"
+
+
 MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
     drop_pass, add_pass, swap_adjacent, change_seat, swap_cards, move_bomb, drop_play,
     drop_gift, redirect_gift, change_wish, change_round_end, duplicate, pull_forward,
     pull_forward, push_back, inject, inject, insert_bombs, change_phoenix, add_call,
     move_call, bad_deal, bad_exchange, card_not_held, calls, after_the_end, no_combination,
-    no_combination, truncate,
+    no_combination, truncate, change_game_end,
 ]
 
 

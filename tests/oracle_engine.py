@@ -76,7 +76,8 @@ from oracle_combos import (
 CODES = frozenset({
     "L008", "D001", "C001", "C002", "C003", "C004", "X001", "X002",
     "P001", "P002", "P003", "P004", "P005", "P006", "P007", "P008", "P009",
-    "B001", "B002", "B003", "W001", "W002", "G001", "G002", "G003", "S001", "S002",
+    "B001", "B002", "B003", "W001", "W002", "G001", "G002", "G003",
+    "S001", "S002", "S003", "S004",
 })
 DECK = frozenset(ALL_TOKENS)
 HOUSE_RULES = frozenset({"wish-penalty-200", "phoenix-in-bombs", "dog-can-be-bombed"})
@@ -213,6 +214,12 @@ class Oracle:
         self.rounds_of: dict[str, object] = {}  # trichu: the number of rounds
         self.skipped_games: set[str] = set()
         self.all_rounds: list[Round] = []
+        # S003/S004 (rules 7.6, 8, 9.3): the game's totals so far (in trichu by person),
+        # None once a round's score is unknown to the oracle; its target (trichu: rounds)
+        self.totals: dict[str, list[int] | dict[str, int] | None] = {}
+        self.target: dict[str, object] = {}
+        self.players: dict[str, list[str]] = {}
+        self.games: dict[str, Round] = {}  # where S003/S004 are reported, by game
 
     # ------------------------------------------------------------------ reading
 
@@ -269,6 +276,13 @@ class Oracle:
             self.rounds_of[game] = target if "trichu" in variants else None
             self.variants[game] = variants
             self.rounds[game] = None
+            self.target[game] = ev.get("target", 9 if "trichu" in variants else 1000)
+            self.totals[game] = {} if "trichu" in variants else [0, 0]
+            if type(self.target[game]) is not int or self.target[game] <= 0:
+                self.totals[game] = None  # (L002: not judged)
+            self.players[game] = ev.get("players")
+            self.games[game] = Round(0, judging=False)
+            self.all_rounds.append(self.games[game])
             return
         if game not in self.rounds:
             return  # L005
@@ -285,16 +299,29 @@ class Oracle:
             if number != expected:  # L007: skipped, and the events of its round
                 if rnd is not None:
                     rnd.judging, rnd.why = False, rnd.why or "L007 round_start"
-                new = Round(number, self.variants[game], self._seats(game), judging=False)
+                self.totals[game] = None
+                new = Round(number, self.variants[game], self._seats(game), judging=False,
+                            why="L007 round_start")
             else:
                 old_judged = rnd is None or rnd.judging
                 self._close(rnd, line)
+                self._tally(game, rnd)
+                won = self._won(game, rnd)
                 new = Round(number, self.variants[game], self._seats(game))
+                if won:  # S004: "play continues after the game was won"
+                    self.games[game].report("S004", line)
+                    self.games[game].judged.add(line)
+                    self.totals[game] = None  # (what comes after is not judged)
+                    if trichu:
+                        new.judging, new.why = False, "S004 a round after the last"
+                if self.totals[game] is None and not won:  # S004 here unknown
+                    old_judged = False
+                    if rnd is not None:
+                        rnd.judged.discard(line)
                 if trichu:
                     new.dummy = dummy
-                    last = self.rounds_of[game]
-                    if type(last) is int and number > last:
-                        new.judging, new.why = False, "S004 a round after the last"
+                if players is not None:
+                    self.players[game] = players
                 if old_judged:
                     new.judged.add(line)  # (else what it shows of the old round is unknown)
             self.rounds[game] = new
@@ -302,6 +329,8 @@ class Oracle:
             return
         if kind == "game_end":
             self._close(rnd, line)
+            self._tally(game, rnd)
+            self._game_end(game, rnd, ev, line)
             self.rounds[game] = None
             self.skipped_games.add(game)  # L005 after it: not judged
             return
@@ -328,6 +357,63 @@ class Oracle:
                 rnd.judged.add(line)
             return
         rnd.judged.add(line)
+
+    def _tally(self, game: str, rnd: Round | None) -> None:
+        """Adds the score of the round just closed to the game's totals: nothing for a
+        round not scored (skipped after a fatal code, or left unfinished: L008, also when
+        a round_end closes it early - docs/rules.md "Unscored rounds add nothing"); the
+        totals become unknown after a round the oracle gave up on."""
+        totals = self.totals[game]
+        if rnd is None or totals is None or rnd.skipping or rnd.why == "L008":
+            return
+        if rnd.why:
+            self.totals[game] = None
+            return
+        if rnd.phase != "over":
+            return  # L008 at its close
+        if rnd.gift_owed is not None:
+            self.totals[game] = None  # (a gift still owed at the log's end)
+            return
+        _, score = result(rnd)
+        if isinstance(totals, list):
+            totals[0] += score[0]
+            totals[1] += score[1]
+            return
+        names = self.players[game]
+        for seat, name in enumerate(names):  # 9.3: each person, its team's points
+            if seat != rnd.dummy:
+                totals[name] = totals.get(name, 0) + score[seat % 2]
+
+    def _won(self, game: str, rnd: Round | None) -> bool:
+        """Whether the game is over after ``rnd`` (7.6: a team reached the target with
+        more points; 9.3: the last round played)."""
+        totals, target = self.totals[game], self.target[game]
+        if totals is None or type(target) is not int or rnd is None:
+            return False
+        if isinstance(totals, dict):
+            return rnd.number >= target
+        return max(totals) >= target and totals[0] != totals[1]
+
+    def _game_end(self, game: str, rnd: Round | None, ev: dict, line: int) -> None:
+        """S003/S004 at a game_end (rules 8; 9.3 in trichu)."""
+        totals, record = self.totals[game], self.games[game]
+        score = ev.get("score")
+        if isinstance(totals, list):
+            known = score is None or (isinstance(score, list) and len(score) == 2
+                                      and all(type(x) is int for x in score))
+        else:
+            known = score is None or (isinstance(score, dict) and totals is not None
+                                      and set(score) == set(totals)
+                                      and all(type(x) is int for x in score.values()))
+        if totals is None or not known:
+            if rnd is not None:
+                rnd.judged.discard(line)  # (S003/S004 here unknown)
+            return
+        record.judged.add(line)
+        if not self._won(game, rnd):
+            record.report("S004", line)
+        if score is not None and score != totals:
+            record.report("S003", line)
 
     def _seats(self, game: str) -> int:
         return 6 if "tientsin" in self.variants[game] else 4

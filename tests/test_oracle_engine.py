@@ -88,7 +88,7 @@ SEEDS = [(29, "inject"), (19, "drop_play"), (1, "inject"), (13, "move_bomb"),
          (2, "swap_adjacent"), (3, "swap_cards"),
          (1, "bad_deal"), (1, "bad_exchange"), (13, "bad_exchange"), (1, "card_not_held"),
          (2, "calls"), (3, "calls"), (13, "calls"), (1, "after_the_end"),
-         (5, "no_combination"), (1, "truncate")]
+         (5, "no_combination"), (1, "truncate"), (3, "change_game_end"), (4, "change_game_end")]
 
 
 @functools.cache
@@ -193,7 +193,7 @@ PLAYER_VARIANT_SEEDS = {
                (11, "calls")],  # (a Grand Tichu by the solo player or the dummy: C004)
 }
 # codes the four-seat cases above cover, which the six- and three-seat ones need not
-SETUP_CODES = {"D001", "X001", "X002", "P001", "P002", "C001", "C002", "C003"}
+SETUP_CODES = {"D001", "X001", "X002", "P001", "P002", "C001", "C002", "C003", "S003", "S004"}
 
 
 @pytest.mark.parametrize("variant", sorted(PLAYER_VARIANT_SEEDS))
