@@ -581,12 +581,42 @@ def change_game_end(ev: list[Event], rng: random.Random) -> str | None:
     return f"game_end at event {i} changed ({how})"
 
 
+def malform(ev: list[Event], rng: random.Random) -> str | None:
+    """A field of a deal, exchange, call, play, pass or gift broken (L002/L003): a seat
+    out of range or a string, an unknown card, a bad ``ts``, a call that is no call, a
+    field left out. The event is skipped; a deal that is skipped skips its round."""
+    idx = _play_indices(ev, ("deal", "exchange", "call", "play", "pass", "dragon_gift"))
+    i = rng.choice(idx)
+    e = ev[i]
+    how = rng.randrange(4)
+    if how == 0:
+        e["ts"] = rng.choice(("soon", None, [1]))
+    elif how == 1 and "seat" in e:
+        e["seat"] = rng.choice((str(e["seat"]), _seats(ev) + 1, -1, None))
+    elif how == 2 and e["type"] == "play":
+        e["cards"][rng.randrange(len(e["cards"]))] = rng.choice(("1j", "Ph", "11s", "dragon"))
+    elif how == 2 and e["type"] == "deal":
+        hand = rng.choice(e["hands"])
+        hand[rng.randrange(len(hand))] = "Zz"
+    elif how == 2 and e["type"] == "exchange":
+        e["give"][rng.choice(list(e["give"]))] = "Kx"
+    elif how == 2 and e["type"] == "call":
+        e["call"] = "Tichu"
+    elif how == 2 and e["type"] == "dragon_gift":
+        e["to"] = _seats(ev)
+    else:
+        field = {"deal": "hands", "exchange": "give", "call": "call", "play": "cards"}.get(
+            e["type"], "seat")
+        del e[field]
+    return f"event {i} ({e['type']}) broken ({how})"
+
+
 MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
     drop_pass, add_pass, swap_adjacent, change_seat, swap_cards, move_bomb, drop_play,
     drop_gift, redirect_gift, change_wish, change_round_end, duplicate, pull_forward,
     pull_forward, push_back, inject, inject, insert_bombs, change_phoenix, add_call,
     move_call, bad_deal, bad_exchange, card_not_held, calls, after_the_end, no_combination,
-    no_combination, truncate, change_game_end,
+    no_combination, truncate, change_game_end, malform,
 ]
 
 
@@ -616,7 +646,10 @@ def make_case(seed: int, only: str | None = None, faults: int = 1,
     for _ in range(faults if seed % 8 or only else 0):
         for _ in range(10):
             mutation = rng.choice(chosen)
-            done = mutation(events, rng)
+            try:
+                done = mutation(events, rng)
+            except IndexError:  # nothing of its kind left (e.g. after truncate)
+                done = None
             if done:
                 done_all.append(f"{mutation.__name__}: {done}")
                 break

@@ -339,9 +339,23 @@ class Oracle:
         if rnd.skipping:  # after a fatal code: skipped without a word (rules 8)
             rnd.judged.add(line)
             return
-        ts = ev.get("ts", 0)
-        if type(ts) not in (int, float) or not isinstance(kind, str):
-            rnd.judging, rnd.why = False, "L002 ts/type"  # skipped (not modelled)
+        if not isinstance(kind, str):
+            rnd.judging, rnd.why = False, "L002 type"  # skipped (not modelled)
+            return
+        if self._malformed(rnd, kind, ev):
+            # L002/L003: "event skipped" (rules 8) - judged: no code of the oracle's here,
+            # and nothing changes (unless it is a deal: the round is skipped, docs/rules.md
+            # "A deal or exchange that cannot be read")
+            if rnd.gift_owed is not None or rnd.phase == "over" or (
+                    rnd.phase != "play" and kind in ("play", "pass", "dragon_gift")):
+                rnd.judging, rnd.why = False, f"a malformed {kind} (where other codes may apply)"
+                return
+            if kind == "deal" and rnd.phase not in ("start", "deal1"):
+                rnd.judging, rnd.why = False, "a malformed deal out of sequence"
+                return
+            rnd.judged.add(line)
+            if kind == "deal":
+                rnd.skipping = True
             return
         if isinstance(ev, _Object) and ev.twice:
             rnd.judging, rnd.why = False, "a key written twice"
@@ -414,6 +428,42 @@ class Oracle:
             record.report("S004", line)
         if score is not None and score != totals:
             record.report("S003", line)
+
+    @staticmethod
+    def _malformed(rnd: Round, kind: str, ev: dict) -> bool:
+        """Whether a known event has a field of the wrong type or value that log-format.md
+        makes plain: a bad ``ts``, ``seat`` or ``to``, ``cards`` that are not a list of card
+        strings or hold an unknown card, a ``call`` that is no call, ``hands`` or ``give``
+        of the wrong shape or with an unknown card (L002/L003). An empty or repeated card
+        list is left to the handlers (P002 or L002, unsure)."""
+        if kind not in ("play", "pass", "dragon_gift", "call", "exchange", "deal"):
+            return False
+        ts = ev.get("ts")
+        if ts is not None and type(ts) not in (int, float):  # (null: as if left out)
+            return True
+        n = rnd.seats
+        if kind == "deal":
+            hands = ev.get("hands")
+            return not (isinstance(hands, list) and len(hands) == n and all(
+                isinstance(h, list) and all(isinstance(c, str) and c in DECK for c in h)
+                for h in hands))
+        seat = ev.get("seat")
+        if type(seat) is not int or not 0 <= seat < n:
+            return True
+        if kind == "dragon_gift":
+            to = ev.get("to")
+            return type(to) is not int or not 0 <= to < n
+        if kind == "call":
+            return ev.get("call") not in ("tichu", "grand_tichu")
+        if kind == "exchange":
+            give = ev.get("give")
+            return not isinstance(give, dict) or not all(
+                isinstance(c, str) and c in DECK for c in give.values())  # (keys: X001)
+        if kind == "play":
+            cards = ev.get("cards")
+            return not isinstance(cards, list) or not all(
+                isinstance(c, str) and c in DECK for c in cards)
+        return False
 
     def _seats(self, game: str) -> int:
         return 6 if "tientsin" in self.variants[game] else 4
@@ -488,10 +538,7 @@ class Oracle:
         seat, give = _seat(ev.get("seat"), rnd.seats), ev.get("give")
         if rnd.phase != "deal2":
             raise Stop("L007/X002 exchange")
-        seats = {str(s) for s in range(rnd.seats)}
-        if not isinstance(give, dict) or not all(
-                k in seats and isinstance(c, str) and c in DECK for k, c in give.items()):
-            raise Stop("L002/L003 exchange")
+        assert isinstance(give, dict)  # (else _malformed)
         if seat in rnd.exchanges:
             if isinstance(give, _Object) and give.twice:
                 raise Stop("X002 or X001: a repeated exchange naming a seat twice")
