@@ -472,7 +472,7 @@ def calls(ev: list[Event], rng: random.Random) -> str | None:
         return f"{call} by seat {seat} after the play at event {i}"
     seat = rng.randrange(n)
     call = rng.choice(("tichu", "grand_tichu"))
-    where = i + 1 if e["type"] != "round_end" else i
+    where = i + 1 if e["type"] != "round_end" and rng.random() < 0.7 else i
     ev.insert(where, {"type": "call", "game": e["game"], "seat": seat, "call": call})
     return f"{call} by seat {seat} before event {where}"
 

@@ -819,8 +819,14 @@ class Oracle:
             # 2.4: "a play by that seat at this point is that lead, never a play on its
             # own trick": the old trick goes to its winner (a Dragon's, not given: G002),
             # and the lead moves on as on an empty table. By another seat it is a lead
-            # out of turn too (docs/rules.md, "The moment after everyone passed": only a
-            # bomb lands on the old trick), with one code, P002; the lead moves on from it.
+            # out of turn (docs/rules.md, "The moment after everyone passed": only a
+            # bomb lands on the old trick), with one code, P002, and the lead would move
+            # on from it as on an empty table; the engine keeps the winner to lead (open:
+            # tests/oracle_cases/P002_by_another_seat_after_everyone_passed_*), so the
+            # oracle stops judging the round there.
+            if seat != rnd.leader:
+                raise Stop("open: P002 by a seat not due to lead after everyone passed",
+                           keep=True)
             self._end_trick(rnd, line)
         rnd.trick += cards
         if self._leave_hand(rnd, seat, cards):

@@ -296,6 +296,16 @@ OPEN = {
     # open (W001 at line 11). The spec's "in any combination" can be read either way.
     "W001_wish_after_a_play_that_is_no_combination_with_the_wished_rank": [
         ("L008", 11), ("P002", 10)],
+    # Seat 0 leads 2j, seats 1-3 pass: the trick is over, seat 0 to lead. Seat 2 plays
+    # 2p 4p (P002), then seat 3 leads 2r. docs/rules.md "The moment after everyone
+    # passed": "any other play by someone else is a lead out of turn", and rules 8 after
+    # an error "the turn moves on" (docs: "the turn then goes to the next player after
+    # them who still has cards ... also when they were not on turn") - the lead goes to
+    # seat 3, as the engine has it when the same P002 comes before the round's first
+    # lead (P002 by seat 2 where seat 0 is to lead: seat 3's lead is no P003). The
+    # engine keeps seat 0 to lead here: P003 at line 14.
+    "P002_by_another_seat_after_everyone_passed_then_the_next_seat_leads": [
+        ("L008", 14), ("P002", 13)],
 }
 
 
