@@ -677,6 +677,7 @@ def compare(path: Path, stats: Counter[str] | None = None
     expected, judged = oracle.diagnostics, oracle.judged
     if stats is not None:
         for rnd in oracle.all_rounds:
+            stats.update({f"seen: {k}": v for k, v in rnd.seen.items()})
             stats["rounds: " + ("skipped after a fatal code" if rnd.skipping else
                                 f"gave up: {rnd.why}" if rnd.why else
                                 "judged to the end" if rnd.judging else "not judged")] += 1

@@ -56,6 +56,7 @@ by the wish like any led bomb (6.4).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,6 +168,7 @@ class Round:
     double_victory: bool = False
     ended: bool = False  # its round_end was seen
     penalties: list[int] = field(default_factory=list)  # the seats of every W001
+    seen: Counter[str] = field(default_factory=Counter)  # situations met (oracle_diff --stats)
 
     def __post_init__(self) -> None:
         self.hands = [set() for _ in range(self.seats)]
@@ -612,6 +614,8 @@ class Oracle:
 
         if table == "complete":
             if seat != rnd.leader and bomb:
+                rnd.seen["a bomb after everyone passed" + (
+                    ", on a Dragon trick" if rnd.gift_owed is not None else "")] += 1
                 self._follow(rnd, seat, cards, options, line, on_turn=False)
                 rnd.gift_owed = None  # a bomb on the Dragon's trick: nothing to give
                 return self._after_play(rnd, seat, cards, wish)
@@ -669,8 +673,19 @@ class Oracle:
 
     def _bound(self, rnd: Round, seat: int, top: Play | None) -> bool:
         """Whether the seat is bound by the wish (6.2); never the dummy in trichu (9.3)."""
-        return rnd.wish is not None and seat != rnd.dummy and can_fulfil_wish(
-            rnd.hands[seat], rnd.wish, top, rnd.phoenix_bombs)
+        if rnd.wish is None or seat == rnd.dummy:
+            return False
+        bound = can_fulfil_wish(rnd.hands[seat], rnd.wish, top, rnd.phoenix_bombs)
+        if bound and top is not None:
+            hand = rnd.hands[seat]
+            with_phoenix = not can_fulfil_wish(hand - {"Phoenix"}, rnd.wish, top)
+            rnd.seen["bound by the wish, following" + (
+                " (only with the Phoenix)" if with_phoenix and "Phoenix" in hand else "")] += 1
+        elif bound:
+            rnd.seen["bound by the wish, leading"] += 1
+        elif rnd.wish is not None and any(rank_of(c) == rnd.wish for c in rnd.hands[seat]):
+            rnd.seen["holding the wished rank, not bound"] += 1
+        return bound
 
     def _has_wish(self, rnd: Round, cards: list[str]) -> bool:
         return any(rank_of(c) == rnd.wish for c in cards)
@@ -700,6 +715,10 @@ class Oracle:
         """A play onto the trick on the table (4.1, 4.2): the reading that beats, if any."""
         top = rnd.top
         assert top is not None
+        if _is_bomb(options[0]):
+            rnd.seen["a bomb on " + ("its own play" if seat == rnd.last else
+                                    "the partner's play" if seat % 2 == rnd.last % 2 else
+                                    "a bomb" if _is_bomb(top) else "an opponent's play")] += 1
         good = [p for p in options if beats(p, top)]
         if good:
             chosen = max(good, key=strength)
@@ -727,12 +746,15 @@ class Oracle:
             rnd.table = "dog"
             if rnd.seats == 4:
                 partner = (seat + 2) % 4
+                if not rnd.hands[partner]:
+                    rnd.seen["the Dog led, the partner out"] += 1
                 rnd.leader = partner if rnd.hands[partner] else rnd.next_holding(partner)
                 return
             # 9.2: either partner still holding cards, else the next seat after the player
             rnd.dog_leaders = frozenset(s for s in range(6) if s != seat and s % 2 == seat % 2
                                         and rnd.hands[s])
             rnd.leader = min(rnd.dog_leaders, default=rnd.next_holding(seat))
+            rnd.seen[f"the Dog led, {len(rnd.dog_leaders)} partners holding cards"] += 1
             return
         rnd.turn = rnd.next_holding(seat)
 
@@ -751,12 +773,16 @@ class Oracle:
         team = rnd.seats // 2
         if len(rnd.out) == team and len({s % 2 for s in rnd.out}) == 1:
             rnd.phase, rnd.double_victory = "over", True  # 7.2
+            rnd.seen["round over: a double (tientsin: triple) victory" + (
+                ", the Dragon on top" if _is_dragon(rnd.top) else "")] += 1
             return True
         if len(rnd.out) < rnd.seats - 1:
             return False
         rnd.phase = "over"  # 7.3: the trick in progress goes to its last player
+        rnd.seen["round over: one seat left"] += 1
         if _is_dragon(rnd.top):
             rnd.gift_owed = rnd.last  # the trick waits for its dragon_gift
+            rnd.seen["round over: the last trick won by the Dragon"] += 1
         else:
             rnd.piles[rnd.last] += rnd.trick
             rnd.trick = []
