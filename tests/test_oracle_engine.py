@@ -306,6 +306,15 @@ OPEN = {
     # engine keeps seat 0 to lead here: P003 at line 14.
     "P002_by_another_seat_after_everyone_passed_then_the_next_seat_leads": [
         ("L008", 14), ("P002", 13)],
+    # tientsin (9.2): seat 0 leads the Dog; "the next lead may come from either partner
+    # still holding cards (... a pass by either partner before that lead is P006)". Seat 2
+    # (a partner) plays 6s 8s: no combination, and that lead (docs/rules.md: a P002 by
+    # the player due to lead "is that lead ... the turn moves on to the next player who
+    # still has cards, who then leads" - seat 3). Seat 4's pass comes after that lead: a
+    # pass by a seat not to lead, P003. The engine still has seat 4 (and seat 3) to lead:
+    # P006 at line 13; seat 4's lead there is accepted too, as is seat 3's.
+    "P006_tientsin_the_dog_lead_made_by_a_play_that_is_no_combination_then_the_other_"
+    "partner_passes": [("L008", 13), ("P002", 12), ("P003", 13)],
 }
 
 
