@@ -611,12 +611,39 @@ def malform(ev: list[Event], rng: random.Random) -> str | None:
     return f"event {i} ({e['type']}) broken ({how})"
 
 
+def drop_round_start(ev: list[Event], rng: random.Random) -> str | None:
+    """A round_start (not the first) left out or unreadable (L002: a number that is no
+    number; in trichu no ``dummy``; elsewhere a ``dummy``): its deal then comes after the
+    round ended (L007), and the round is skipped. Or its number off (L007), or the line
+    written twice later in its round."""
+    idx = _play_indices(ev, ("round_start",))[1:]
+    if not idx:
+        return None
+    i = rng.choice(idx)
+    how = rng.randrange(5)
+    if how == 0:
+        del ev[i]
+    elif how == 1:
+        ev[i]["round"] = str(ev[i]["round"])
+    elif how == 3:  # a number that does not follow (L007), or the line written twice
+        ev[i]["round"] += rng.choice((1, 2, -1))
+    elif how == 4:
+        j = min(len(ev) - 1, i + rng.randrange(1, 40))
+        ev.insert(j, dict(ev[i]))
+        return f"round_start at event {i} repeated before event {j}"
+    elif "dummy" in ev[i]:
+        del ev[i]["dummy"]
+    else:
+        ev[i]["dummy"] = 0
+    return f"round_start at event {i} dropped or broken ({how})"
+
+
 MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
     drop_pass, add_pass, swap_adjacent, change_seat, swap_cards, move_bomb, drop_play,
     drop_gift, redirect_gift, change_wish, change_round_end, duplicate, pull_forward,
     pull_forward, push_back, inject, inject, insert_bombs, change_phoenix, add_call,
     move_call, bad_deal, bad_exchange, card_not_held, calls, after_the_end, no_combination,
-    no_combination, truncate, change_game_end, malform,
+    no_combination, truncate, change_game_end, malform, drop_round_start,
 ]
 
 

@@ -168,6 +168,9 @@ class Round:
     double_victory: bool = False
     ended: bool = False  # its round_end was seen
     penalties: list[int] = field(default_factory=list)  # the seats of every W001
+    tallied: bool = False  # its score is in the game's totals
+    renumbered: bool = False  # skipped: its round_start's number did not follow (L007)
+    ghost: bool = False  # skipped: its deal came after the round ended, no round_start
     seen: Counter[str] = field(default_factory=Counter)  # situations met (oracle_diff --stats)
 
     def __post_init__(self) -> None:
@@ -222,6 +225,7 @@ class Oracle:
         self.target: dict[str, object] = {}
         self.players: dict[str, list[str]] = {}
         self.games: dict[str, Round] = {}  # where S003/S004 are reported, by game
+        self.played_rounds: dict[str, int] = {}  # the number of the last round played
 
     # ------------------------------------------------------------------ reading
 
@@ -297,18 +301,32 @@ class Oracle:
                 return  # L002: skipped
             if trichu and (players is None or type(dummy) is not int or not 0 <= dummy < 4):
                 return  # 9.3: every round_start names the dummy and the seating (L002)
-            expected = 1 if rnd is None else rnd.number + 1
-            if number != expected:  # L007: skipped, and the events of its round
-                if rnd is not None:
-                    rnd.judging, rnd.why = False, rnd.why or "L007 round_start"
-                self.totals[game] = None
-                new = Round(number, self.variants[game], self._seats(game), judging=False,
-                            why="L007 round_start")
+            # the numbers that follow (docs/rules.md "A late or missing exchange, a round
+            # without its start"): the last round played + 1, or after a round skipped
+            # for its number (L007), that round's + 1 ("the log's own count goes on")
+            played = self.played_rounds.get(game, 0)
+            expected = {played + 1}
+            if rnd is not None and rnd.renumbered:
+                expected.add(rnd.number + 1)
+            if rnd is not None and number == played and not rnd.renumbered and not rnd.ghost:
+                # "A round_start repeating the number of the round being played (a line
+                # written twice) is L007 and skipped alone; the round goes on."
+                if rnd.judging and not rnd.skipping and not self._won(game, rnd):
+                    rnd.judged.add(line)
+                return
+            old_judged = rnd is None or rnd.judging
+            self._close(rnd, line)
+            self._tally(game, rnd)
+            won = self._won(game, rnd)
+            if number not in expected:
+                # L007: the round it starts is skipped without a word up to the next
+                # round_start; the round being played is left as a new round leaves it
+                new = Round(number, self.variants[game], self._seats(game), skipping=True,
+                            renumbered=True)
+                if won or trichu:
+                    self.totals[game] = None  # (S004 here, a trichu round's count: unsure)
             else:
-                old_judged = rnd is None or rnd.judging
-                self._close(rnd, line)
-                self._tally(game, rnd)
-                won = self._won(game, rnd)
+                self.played_rounds[game] = number
                 new = Round(number, self.variants[game], self._seats(game))
                 if won:  # S004: "play continues after the game was won"
                     self.games[game].report("S004", line)
@@ -316,16 +334,16 @@ class Oracle:
                     self.totals[game] = None  # (what comes after is not judged)
                     if trichu:
                         new.judging, new.why = False, "S004 a round after the last"
-                if self.totals[game] is None and not won:  # S004 here unknown
-                    old_judged = False
-                    if rnd is not None:
-                        rnd.judged.discard(line)
-                if trichu:
-                    new.dummy = dummy
-                if players is not None:
-                    self.players[game] = players
-                if old_judged:
-                    new.judged.add(line)  # (else what it shows of the old round is unknown)
+            if self.totals[game] is None and not (won and not new.renumbered):
+                old_judged = False  # S004 here unknown
+                if rnd is not None:
+                    rnd.judged.discard(line)
+            if trichu:
+                new.dummy = dummy
+            if players is not None:
+                self.players[game] = players
+            if old_judged:
+                new.judged.add(line)  # (else what it shows of the old round is unknown)
             self.rounds[game] = new
             self.all_rounds.append(new)
             return
@@ -362,6 +380,8 @@ class Oracle:
         if isinstance(ev, _Object) and ev.twice:
             rnd.judging, rnd.why = False, "a key written twice"
             return
+        if kind == "deal" and rnd.phase == "over":
+            return self._deal_without_round_start(game, rnd, line)
         handler = getattr(self, f"on_{kind}", None) if isinstance(kind, str) else None
         if handler is None:
             return  # an unknown or x_ event: skipped, changes nothing
@@ -374,14 +394,35 @@ class Oracle:
             return
         rnd.judged.add(line)
 
+    def _deal_without_round_start(self, game: str, rnd: Round, line: int) -> None:
+        """A ``deal`` after the round ended: a round whose round_start is missing (L007,
+        rules 8 "a deal during play" and the sequence of log-format.md); docs/rules.md: its
+        events "are skipped without a word up to the next round_start". It has no number:
+        the next round_start follows the round before it."""
+        if rnd.gift_owed is not None:
+            rnd.judging, rnd.why = False, "a deal with a Dragon gift owed (G002 too?)"
+            return
+        self._tally(game, rnd)
+        if self._won(game, rnd) or self.totals[game] is None:
+            rnd.judging, rnd.why = False, "a deal without round_start after the game's end"
+            return
+        ghost = Round(rnd.number, rnd.variants, rnd.seats, skipping=True, ghost=True)
+        ghost.judged.add(line)
+        ghost.tallied = True
+        if "trichu" in rnd.variants:
+            self.totals[game] = None  # (whether it counts towards the rounds: unsure)
+        self.rounds[game] = ghost
+        self.all_rounds.append(ghost)
+
     def _tally(self, game: str, rnd: Round | None) -> None:
         """Adds the score of the round just closed to the game's totals: nothing for a
         round not scored (skipped after a fatal code, or left unfinished: L008, also when
         a round_end closes it early - docs/rules.md "Unscored rounds add nothing"); the
         totals become unknown after a round the oracle gave up on."""
         totals = self.totals[game]
-        if rnd is None or totals is None or rnd.skipping or rnd.why == "L008":
+        if rnd is None or totals is None or rnd.skipping or rnd.why == "L008" or rnd.tallied:
             return
+        rnd.tallied = True
         if rnd.why:
             self.totals[game] = None
             return
