@@ -673,10 +673,12 @@ def make_case(seed: int, only: str | None = None, faults: int = 1,
     for _ in range(faults if seed % 8 or only else 0):
         for _ in range(10):
             mutation = rng.choice(chosen)
+            before = json.loads(json.dumps(events))
             try:
                 done = mutation(events, rng)
-            except IndexError:  # nothing of its kind left (e.g. after truncate)
-                done = None
+            except (IndexError, KeyError, TypeError, ValueError, AttributeError):
+                # nothing of its kind left (after truncate), a field broken by malform
+                done, events = None, before
             if done:
                 done_all.append(f"{mutation.__name__}: {done}")
                 break
