@@ -892,6 +892,8 @@ class Oracle:
             # tests/oracle_cases/P002_by_another_seat_after_everyone_passed_*), so the
             # oracle stops judging the round there.
             if seat != rnd.leader:
+                if rnd.gift_owed is not None:
+                    self._missing_gift(rnd, line)  # G002: this is not the gift
                 raise Stop("open: P002 by a seat not due to lead after everyone passed",
                            keep=True)
             self._end_trick(rnd, line)
