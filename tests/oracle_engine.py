@@ -7,15 +7,27 @@ publisher's 4-player rules (or a variant, below) and returns the diagnostics of
 :data:`CODES` it is sure of, together with the lines it *judged*.
 ``tests/test_oracle_engine.py`` and ``tests/oracle_diff.py`` compare it with the engine.
 
-What it judges: a round left unfinished (L008), the turn and trick rules P003-P009, the
-bombs B001-B003, the wish W001/W002, the Dragon gift G001-G003 and the round's result
-S001/S002 (rules.md 2, 4-7, 8). Calls are followed (to score them) but not judged.
-It stops judging a round - the line that stops it and every later line of that round
-are left out of the comparison - at anything it does not model with confidence: a
-malformed line or event (L001-L004), an event out of sequence (L007), a bad deal (D001)
-or exchange (X001/X002), a card not held (P001), cards that form no combination (P002)
-with the wished rank, and the cases where the engine is known to disagree (noted where
-they occur).
+What it judges: the deal (D001) and the exchange (X001/X002), the calls (C001-C004:
+late, repeated, forbidden), a card not held (P001), the turn and trick rules P002-P009,
+the bombs B001-B003, the wish W001/W002, the Dragon gift G001-G003, a round left
+unfinished (L008), the round's result S001/S002 and the game's S003/S004 (the sum of the
+rounds it scored; the end at the target, in trichu after the last round; play going on
+after it) - rules.md 1-8. After a fatal code (D001, X001, P001) the rest of the round is
+judged silent, as rules 8 and its settled readings have it. A malformed event (L002,
+L003: a bad seat, card, ``ts``, call; a line of no game) is judged as skipped; a deal
+after the round ended (no round_start) and a round_start whose number does not follow
+start a skipped round (docs/rules.md, "A late or missing exchange, a round without its
+start"). It stops judging a round - the line that stops it and every later line of that
+round are left out of the comparison - where it is not sure what the spec asks: an
+event out of sequence (L007, but for the cases above), a malformed event where another
+code may apply too (after the round's end, with a Dragon gift owed, a play before the
+exchange ended), a P001 or an X002 that could also be another code, a ``phoenix`` field
+that is no rank, a key written twice, a ``round_end`` before the rules end the round,
+and the open disagreements with the engine (tests/test_oracle_engine.py ``OPEN``,
+noted where they occur: a P002 with the wished rank, a P002 by a seat not due to lead
+after everyone passed, in tientsin a partner's P002 after the Dog). From such a round
+on, the game's totals are unknown and S003/S004 are not judged.
+``tests/oracle_diff.py --stats`` counts, per campaign, why rounds stopped being judged.
 
 Variants (rules.md 9): the house rules of 9.1 are judged - ``wish-penalty-200`` (each
 W001 gives the other team 200 in the round's score), ``phoenix-in-bombs`` (the Phoenix
@@ -25,16 +37,16 @@ as B003's "replay then" has it, and, played by a seat not due to lead, like any 
 onto a trick never a wish violation, 6.4). They come from ``game_start.variants`` and
 from the ``variants`` given to :class:`Oracle` (the command line's ``--variant``).
 ``tientsin`` (9.2) is judged too: six seats, the deal of 6 then 3 or 4 cards, the
-exchange to the two partners (an irregular deal or exchange stops the round, as for
-four), the Dog's lead to either partner still holding cards (else the next seat after
-the Dog's player holding cards; a P002 where either partner may lead stops the round),
+exchange to the two partners, the Dog's lead to either partner still holding cards
+(else the next seat after the Dog's player holding cards),
 the Dragon's trick to any opponent, the end at a triple victory (300, no gift owed,
 the winners first in the finish order) or with one seat left, the last seat's hand and
 tricks to the opposing team and the fifth seat's tricks to the first out. And
 ``trichu`` (9.3): every ``round_start`` names the dummy and the seating (else it is
 skipped, L002), the exchange goes to the other team's two seats, a Grand Tichu by the
 solo player or the dummy is not counted (C004), the dummy is never bound by the wish;
-a round after the game's last (S004) is not judged. A game under an unknown name, both
+a round after the game's last is S004 at its round_start and is not judged; the
+game's S003 compares the persons' totals. A game under an unknown name, both
 ``tientsin`` and ``trichu``, a ``variants`` that is not a list of names, or in trichu a
 ``target`` that is no positive multiple of 3 is not judged at all.
 
