@@ -313,7 +313,10 @@ OPEN = {
     # the player due to lead "is that lead ... the turn moves on to the next player who
     # still has cards, who then leads" - seat 3). Seat 4's pass comes after that lead: a
     # pass by a seat not to lead, P003. The engine still has seat 4 (and seat 3) to lead:
-    # P006 at line 13; seat 4's lead there is accepted too, as is seat 3's.
+    # P006 at line 13; seat 4's lead there is accepted too, as is seat 3's. (Likewise
+    # with only one partner holding cards, whose lead after its own P002 is accepted;
+    # and after a P002 by a seat not due, which moves the lead on for four, the
+    # partners may still lead.)
     "P006_tientsin_the_dog_lead_made_by_a_play_that_is_no_combination_then_the_other_"
     "partner_passes": [("L008", 13), ("P002", 12), ("P003", 13)],
 }
