@@ -238,6 +238,10 @@ class RandomGame:
             options = [["Dog"]]
         elif top is None:
             options = [c for c in options if c != ["Dog"] or rng.random() < 0.3]
+        if "Dragon" in hand and len(hand) > 1 and rng.random() < 0.97:
+            # the Dragon kept for last: rounds that end on a Dragon trick (7.3, 5.4)
+            kept = [c for c in options if c != ["Dragon"]]
+            options = kept if kept or top is not None else options
         wished = [c for c in options if rnd.wish is not None
                   and any(rank_of(t) == rnd.wish for t in c)]
         if wished and rng.random() < 0.85:
