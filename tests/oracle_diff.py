@@ -541,7 +541,11 @@ def truncate(ev: list[Event], rng: random.Random) -> str | None:
     if ev[i]["type"] == "round_end" and rng.random() < 0.5:
         del ev[i]
         return f"round_end at event {i} dropped"
+    end = ev[-1] if ev[-1]["type"] == "game_end" else None
     del ev[i:]
+    if end is not None and rng.random() < 0.4:  # the game ended in the middle of a round
+        ev.append(end)
+        return f"game_end moved before event {i}"
     return f"log cut before event {i}"
 
 
