@@ -20,8 +20,9 @@ start a skipped round (docs/rules.md, "A late or missing exchange, a round witho
 start"). It stops judging a round - the line that stops it and every later line of that
 round are left out of the comparison - where it is not sure what the spec asks: an
 event out of sequence (L007, but for the cases above), a malformed event where another
-code may apply too (after the round's end, with a Dragon gift owed, a play before the
-exchange ended), a P001 or an X002 that could also be another code, a ``phoenix`` field
+code may apply too (after the round's end, a play before the exchange ended; with a
+Dragon gift owed it is passed over like a call, the engine's reading of a line that
+cannot be read), a P001 bomb on a Dragon trick, an X002 that could also be X001, a ``phoenix`` field
 that is no rank, a key written twice, a ``round_end`` before the rules end the round,
 and the open disagreements with the engine (tests/test_oracle_engine.py ``OPEN``,
 noted where they occur: a P002 with the wished rank, a P002 by a seat not due to lead
@@ -383,7 +384,8 @@ class Oracle:
             # L002/L003: "event skipped" (rules 8) - judged: no code of the oracle's here,
             # and nothing changes (unless it is a deal: the round is skipped, docs/rules.md
             # "A deal or exchange that cannot be read")
-            if rnd.gift_owed is not None or rnd.phase == "over" or (
+            # (with a Dragon gift owed it is passed over, as a call is: no G002 yet)
+            if rnd.phase == "over" or (
                     rnd.phase != "play" and kind in ("play", "pass", "dragon_gift")):
                 rnd.judging, rnd.why = False, f"a malformed {kind} (where other codes may apply)"
                 return
@@ -641,11 +643,14 @@ class Oracle:
             return
         hand = rnd.hands[seat]
         if not set(cards) <= hand:
+            # P001 alone, even when not on turn or with a bad wish: "what cannot be on the
+            # table is not judged" (docs/rules.md, "One event, one code"); after a Dragon
+            # trick it is the next event, not the gift: G002 too (rules 8, G002)
             if rnd.gift_owed is not None:
-                raise Stop("P001 with a Dragon gift owed (G002 too?)")
-            if wish_field is not None and not ("Mahjong" in cards and wish_field in RANK_WORDS):
-                raise Stop("P001 with a bad wish (W002 too?)")
-            return rnd.fatal("P001", line)  # (P001 even when not on turn, docs/rules.md)
+                if seat != rnd.gift_owed and any(_is_bomb(p) for p in readings(cards)):
+                    raise Stop("P001 of a bomb on a Dragon trick")
+                self._missing_gift(rnd, line)
+            return rnd.fatal("P001", line)
         wish: int | None = None
         if wish_field is not None:  # "a wish value that is not a rank is W002" (rules 8)
             if "Mahjong" in cards and isinstance(wish_field, str) and wish_field in RANK_WORDS:
