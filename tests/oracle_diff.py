@@ -430,6 +430,23 @@ def bad_exchange(ev: list[Event], rng: random.Random) -> str | None:
     return f"exchange at event {i} broken ({how})"
 
 
+def late_exchange(ev: list[Event], rng: random.Random) -> str | None:
+    """An exchange moved after the first plays of its round (L007 there, the plays before
+    it skipped), or left out (the round skipped, no L008), or written again in play."""
+    idx = _play_indices(ev, ("exchange",))
+    i = rng.choice(idx)
+    how = rng.randrange(3)
+    if how == 1:
+        del ev[i]
+        return f"exchange at event {i} left out"
+    j = min(len(ev) - 1, i + rng.randrange(2, 10))
+    if how == 0:
+        ev.insert(j, ev.pop(i))
+        return f"exchange at event {i} moved to {j}"
+    ev.insert(j, json.loads(json.dumps(ev[i])))
+    return f"exchange at event {i} written again before event {j}"
+
+
 def card_not_held(ev: list[Event], rng: random.Random) -> str | None:
     """A card of a play replaced by a card another seat holds (P001): the rest of the round
     is skipped without a word, also what its round_start would report."""
@@ -647,7 +664,7 @@ MUTATIONS: list[Callable[[list[Event], random.Random], str | None]] = [
     drop_gift, redirect_gift, change_wish, change_round_end, duplicate, pull_forward,
     pull_forward, push_back, inject, inject, insert_bombs, change_phoenix, add_call,
     move_call, bad_deal, bad_exchange, card_not_held, calls, after_the_end, no_combination,
-    no_combination, truncate, change_game_end, malform, drop_round_start,
+    no_combination, truncate, change_game_end, malform, drop_round_start, late_exchange,
 ]
 
 
@@ -711,9 +728,10 @@ def compare(path: Path, stats: Counter[str] | None = None
             if rnd in oracle.games.values():
                 continue  # (where the game's S003/S004 are kept)
             stats.update({f"seen: {k}": v for k, v in rnd.seen.items()})
-            stats["rounds: " + ("skipped after a fatal code" if rnd.skipping else
-                                f"gave up: {rnd.why}" if rnd.why else
-                                "judged to the end" if rnd.judging else "not judged")] += 1
+            state = ("skipped (a fatal code, no exchange, no round_start)" if rnd.skipping
+                     else f"gave up: {rnd.why}" if rnd.why
+                     else "judged to the end" if rnd.judging else "not judged")
+            stats["rounds: " + state] += 1
     found = engine(path)
     got = [d for d in found if d[0] in CODES and d[1] in judged]
     return got, sorted(expected), len(judged)

@@ -184,6 +184,8 @@ class Round:
     tallied: bool = False  # its score is in the game's totals
     renumbered: bool = False  # skipped: its round_start's number did not follow (L007)
     ghost: bool = False  # skipped: its deal came after the round ended, no round_start
+    waiting: bool = False  # a play came before the last exchange, which is still awaited
+    closed_early: bool = False  # a round_end came before the rules ended it (L008)
     seen: Counter[str] = field(default_factory=Counter)  # situations met (oracle_diff --stats)
 
     def __post_init__(self) -> None:
@@ -259,7 +261,8 @@ class Oracle:
         for rnd in self.rounds.values():
             if rnd is not None and not rnd.judging:
                 rnd.judged.discard(last)  # (what the log's end shows of it is unknown)
-            if rnd is not None and rnd.judging and rnd.phase != "over" and not rnd.skipping:
+            if (rnd is not None and rnd.judging and rnd.phase != "over" and not rnd.skipping
+                    and not rnd.waiting and not rnd.closed_early):
                 rnd.report("L008", last)  # at the file's last line (its last non-blank)
                 rnd.judged.add(last)
                 rnd.judging = False
@@ -377,6 +380,9 @@ class Oracle:
         if rnd.skipping:  # after a fatal code: skipped without a word (rules 8)
             rnd.judged.add(line)
             return
+        if rnd.closed_early:  # (what the engine makes of events after it: unsure)
+            rnd.judging, rnd.why = False, "an event after a round_end that came too early"
+            return
         if not isinstance(kind, str):
             rnd.judging, rnd.why = False, "L002 type"  # skipped (not modelled)
             return
@@ -439,7 +445,8 @@ class Oracle:
         a round_end closes it early - docs/rules.md "Unscored rounds add nothing"); the
         totals become unknown after a round the oracle gave up on."""
         totals = self.totals[game]
-        if rnd is None or totals is None or rnd.skipping or rnd.why == "L008" or rnd.tallied:
+        if (rnd is None or totals is None or rnd.skipping or rnd.closed_early and not rnd.why
+                or rnd.tallied):
             return
         rnd.tallied = True
         if rnd.why:
@@ -530,9 +537,17 @@ class Oracle:
     def _seats(self, game: str) -> int:
         return 6 if "tientsin" in self.variants[game] else 4
 
+    @staticmethod
+    def _before_the_exchange(rnd: Round) -> None:
+        """A play, pass or gift before the round's last exchange (docs/rules.md, "A late
+        or missing exchange"): L007 at the first, the others skipped without a word; when
+        the exchange comes the round goes on as recorded, when it never comes the round is
+        skipped (no L008) - its hands were never complete."""
+        rnd.waiting = True
+
     def _close(self, rnd: Round | None, line: int) -> None:
         """The round before a round_start or game_end at ``line``."""
-        if rnd is None or not rnd.judging or rnd.skipping:
+        if rnd is None or not rnd.judging or rnd.skipping or rnd.waiting or rnd.closed_early:
             return
         if rnd.gift_owed is not None:  # this event is not the gift: G002
             self._missing_gift(rnd, line)
@@ -598,8 +613,10 @@ class Oracle:
 
     def on_exchange(self, rnd: Round, ev: dict, line: int) -> None:
         seat, give = _seat(ev.get("seat"), rnd.seats), ev.get("give")
+        if rnd.phase == "play":
+            return  # L007: "an exchange is not allowed during play", skipped
         if rnd.phase != "deal2":
-            raise Stop("L007/X002 exchange")
+            raise Stop("L007 exchange")
         assert isinstance(give, dict)  # (else _malformed)
         if seat in rnd.exchanges:
             if isinstance(give, _Object) and give.twice:
@@ -620,7 +637,7 @@ class Oracle:
                 for to, card in g.items():
                     rnd.hands[giver].discard(card)
                     rnd.hands[int(to)].add(card)
-            rnd.phase = "play"
+            rnd.phase, rnd.waiting = "play", False
             rnd.table = "lead"
             rnd.leader = next(s for s in range(rnd.seats) if "Mahjong" in rnd.hands[s])
 
@@ -635,8 +652,10 @@ class Oracle:
     # ------------------------------------------------------------------ play
 
     def on_play(self, rnd: Round, ev: dict, line: int) -> None:
-        if rnd.phase in ("start", "deal1", "deal2"):
+        if rnd.phase in ("start", "deal1"):
             raise Stop("L007")
+        if rnd.phase == "deal2":
+            return self._before_the_exchange(rnd)
         seat, cards = _seat(ev.get("seat"), rnd.seats), _cards(ev.get("cards"))
         wish_field, phoenix_field = ev.get("wish"), ev.get("phoenix")
         if self._skipped_move(rnd, seat, line):
@@ -866,8 +885,10 @@ class Oracle:
         rnd.trick, rnd.gift_owed = [], None
 
     def on_pass(self, rnd: Round, ev: dict, line: int) -> None:
-        if rnd.phase in ("start", "deal1", "deal2"):
+        if rnd.phase in ("start", "deal1"):
             raise Stop("L007")
+        if rnd.phase == "deal2":
+            return self._before_the_exchange(rnd)
         seat = _seat(ev.get("seat"), rnd.seats)
         if self._skipped_move(rnd, seat, line):
             return
@@ -943,8 +964,10 @@ class Oracle:
                 rnd.gift_owed = w
 
     def on_dragon_gift(self, rnd: Round, ev: dict, line: int) -> None:
-        if rnd.phase in ("start", "deal1", "deal2"):
+        if rnd.phase in ("start", "deal1"):
             raise Stop("L007")
+        if rnd.phase == "deal2":
+            return self._before_the_exchange(rnd)
         seat, to = _seat(ev.get("seat"), rnd.seats), _seat(ev.get("to"), rnd.seats)
         if rnd.gift_owed is not None and seat == rnd.gift_owed:
             if to % 2 == seat % 2:
@@ -964,9 +987,15 @@ class Oracle:
     def on_round_end(self, rnd: Round, ev: dict, line: int) -> None:
         if rnd.ended:
             raise Stop("L007: a second round_end")
+        if rnd.waiting and rnd.phase == "deal2":
+            rnd.skipping = True  # the exchange never came: the round is skipped, no L008
+            return
         if rnd.phase != "over":
             rnd.report("L008", line)  # settled reading: a round_end before the rules end it
-            raise Stop("L008", keep=True)
+            if rnd.gift_owed is not None:
+                raise Stop("L008 with a Dragon gift owed (G002 too?)", keep=True)
+            rnd.closed_early = True  # "round closed as it stands, not scored"
+            return
         rnd.ended = True
         order, score = ev.get("finish_order"), ev.get("score")
         if ev.get("round") != rnd.number:

@@ -89,7 +89,8 @@ SEEDS = [(29, "inject"), (19, "drop_play"), (1, "inject"), (13, "move_bomb"),
          (1, "bad_deal"), (1, "bad_exchange"), (13, "bad_exchange"), (1, "card_not_held"),
          (2, "calls"), (3, "calls"), (13, "calls"), (1, "after_the_end"),
          (5, "no_combination"), (1, "truncate"), (3, "change_game_end"), (4, "change_game_end"),
-         (4, "malform"), (1, "drop_round_start"), (7, "drop_round_start")]
+         (4, "malform"), (1, "drop_round_start"), (7, "drop_round_start"),
+         (4, "late_exchange"), (6, "late_exchange")]
 
 
 @functools.cache
