@@ -941,6 +941,9 @@ class Oracle:
                            keep=True)
             self._end_trick(rnd, line)
         rnd.trick += cards
+        # if this ends the round (7.3), "the trick in progress goes to the seat that made
+        # its last play": these cards are all of it, and this play is its only one
+        rnd.last = seat
         if self._leave_hand(rnd, seat, cards):
             return
         # (after the Dog, the Dog stays the top; in tientsin the lead the Dog gave to
