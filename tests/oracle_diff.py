@@ -721,6 +721,7 @@ def compare(path: Path, stats: Counter[str] | None = None
     judged; ``stats`` counts the rounds judged to their end or skipped after a fatal
     code, and why the oracle gave up on the others."""
     oracle = Oracle()
+    oracle.details = stats is not None
     oracle.run(path.read_text(encoding="utf-8").split("\n"))
     expected, judged = oracle.diagnostics, oracle.judged
     if stats is not None:

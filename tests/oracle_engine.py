@@ -230,6 +230,7 @@ class Oracle:
     def __init__(self, variants: Iterable[str] = ()) -> None:
         self.rounds: dict[str, Round | None] = {}  # the current round of every game
         self.extra = frozenset(variants)  # the command line's --variant
+        self.details = False  # count the wish's situations in Round.seen (slower)
         self.variants: dict[str, frozenset[str]] = {}  # of every game
         self.rounds_of: dict[str, object] = {}  # trichu: the number of rounds
         self.skipped_games: set[str] = set()
@@ -758,6 +759,8 @@ class Oracle:
         if rnd.wish is None or seat == rnd.dummy:
             return False
         bound = can_fulfil_wish(rnd.hands[seat], rnd.wish, top, rnd.phoenix_bombs)
+        if not self.details:
+            return bound
         if bound and top is not None:
             hand = rnd.hands[seat]
             with_phoenix = not can_fulfil_wish(hand - {"Phoenix"}, rnd.wish, top)
