@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 import pytest
-from oracle_diff import MUTATIONS, compare, engine, make_case
+from oracle_diff import MUTATIONS, campaign, compare, engine, make_case
 from oracle_engine import CODES, HOUSE_RULES, judge, judge_lines
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -327,3 +327,17 @@ OPEN = {
 @pytest.mark.parametrize("name", sorted(OPEN))
 def test_open_disagreements(name: str) -> None:
     assert engine(CASES / f"{name}.jsonl") == OPEN[name]
+
+
+def test_campaign_stats_say_how_rounds_were_judged() -> None:
+    """``oracle_diff.py --stats``: the mutations run, the codes reported, how each round
+    ended for the oracle and the situations it met."""
+    out: list[str] = []
+    assert campaign(2, 8, None, log=out.append, only="card_not_held", show_stats=True) == []
+    text = "\n".join(out)
+    assert "mutation: card_not_held" in text
+    assert "cases with P001" in text
+    assert "rounds: judged to the end" in text
+    assert "rounds: skipped (a fatal code" in text
+    assert "seen: round over:" in text
+    assert "codes of the oracle never reported:" in text
