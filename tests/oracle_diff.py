@@ -44,7 +44,7 @@ RANKS = list(RANK_WORDS)
 
 
 def _play_indices(events: list[Event], kinds: tuple[str, ...] = ("play", "pass")) -> list[int]:
-    return [i for i, e in enumerate(events) if e["type"] in kinds]
+    return [i for i, e in enumerate(events) if e.get("type") in kinds]
 
 
 def _phoenix_bombs(ev: list[Event]) -> bool:
@@ -56,7 +56,7 @@ def _seats(ev: list[Event]) -> int:
 
 
 def _is_bomb(e: Event, phoenix_bombs: bool = False) -> bool:
-    play = classify(e["cards"], phoenix_bombs=phoenix_bombs) if e["type"] == "play" else None
+    play = classify(e["cards"], phoenix_bombs=phoenix_bombs) if e.get("type") == "play" else None
     return play is not None and play.kind in ("four", "straight flush")
 
 
@@ -81,7 +81,7 @@ def add_pass(ev: list[Event], rng: random.Random) -> str | None:
 
 def swap_adjacent(ev: list[Event], rng: random.Random) -> str | None:
     idx = [i for i in _play_indices(ev, ("play", "pass", "dragon_gift"))
-           if i + 1 < len(ev) and ev[i + 1]["type"] in ("play", "pass", "dragon_gift")]
+           if i + 1 < len(ev) and ev[i + 1].get("type") in ("play", "pass", "dragon_gift")]
     if not idx:
         return None
     i = rng.choice(idx)
@@ -107,9 +107,9 @@ def swap_cards(ev: list[Event], rng: random.Random) -> str | None:
         seat = ev[i]["seat"]
         later = []
         for j in range(i + 1, len(ev)):
-            if ev[j]["type"] in ("round_end", "round_start"):
+            if ev[j].get("type") in ("round_end", "round_start"):
                 break
-            if ev[j]["type"] == "play" and ev[j]["seat"] == seat:
+            if ev[j].get("type") == "play" and ev[j]["seat"] == seat:
                 later.append(j)
         if later:
             j = rng.choice(later)
@@ -216,7 +216,7 @@ def change_phoenix(ev: list[Event], rng: random.Random) -> str | None:
 
 def add_call(ev: list[Event], rng: random.Random) -> str | None:
     """A Tichu or Grand Tichu call inserted anywhere in a round (in time, late, repeated)."""
-    idx = [i for i, e in enumerate(ev) if e["type"] not in ("game_start", "round_start")]
+    idx = [i for i, e in enumerate(ev) if e.get("type") not in ("game_start", "round_start")]
     i = rng.choice(idx)
     call = rng.choice(("tichu", "tichu", "grand_tichu"))
     seat = rng.randrange(_seats(ev))
@@ -237,10 +237,10 @@ def move_call(ev: list[Event], rng: random.Random) -> str | None:
 def _round_of(ev: list[Event], i: int) -> tuple[int, int]:
     """The first and last index of the events of play of the round holding event ``i``."""
     a = i
-    while a > 0 and ev[a - 1]["type"] in ("play", "pass", "dragon_gift", "call"):
+    while a > 0 and ev[a - 1].get("type") in ("play", "pass", "dragon_gift", "call"):
         a -= 1
     b = i
-    while b + 1 < len(ev) and ev[b + 1]["type"] in ("play", "pass", "dragon_gift", "call"):
+    while b + 1 < len(ev) and ev[b + 1].get("type") in ("play", "pass", "dragon_gift", "call"):
         b += 1
     return a, b
 
@@ -357,7 +357,7 @@ def insert_bombs(ev: list[Event], rng: random.Random) -> str | None:
             continue
         holders = [(s, b) for s in range(_seats(ev)) for b in _bombs(hands[s], _phoenix_bombs(ev))]
         if holders:
-            after = ev[i - 1]["type"] == "play" and (ev[i - 1]["cards"] == ["Dog"]
+            after = ev[i - 1].get("type") == "play" and (ev[i - 1]["cards"] == ["Dog"]
                                                       or _is_bomb(ev[i - 1], _phoenix_bombs(ev)))
             moments.append((after, i, holders))
     if not moments:
@@ -387,8 +387,8 @@ def bad_deal(ev: list[Event], rng: random.Random) -> str | None:
     elif how == 1:
         hands[a][rng.randrange(len(hands[a]))] = rng.choice(hands[b])
     elif how == 2:  # a card of this deal moved to the other deal of the round
-        j = i + 1 if i + 1 < len(ev) and ev[i + 1]["type"] == "deal" else i - 1
-        if j < 0 or ev[j]["type"] != "deal":
+        j = i + 1 if i + 1 < len(ev) and ev[i + 1].get("type") == "deal" else i - 1
+        if j < 0 or ev[j].get("type") != "deal":
             return None
         ev[j]["hands"][a].append(hands[a].pop())
     elif _seats(ev) == 6:
@@ -410,7 +410,7 @@ def bad_exchange(ev: list[Event], rng: random.Random) -> str | None:
     if how == 0:
         give[str(seat)] = give.pop(rng.choice(keys))
     elif how == 1:  # a card another seat holds (the other deals of the round)
-        other = [c for e in ev[max(0, i - 8):i] if e["type"] == "deal"
+        other = [c for e in ev[max(0, i - 8):i] if e.get("type") == "deal"
                  for s, h in enumerate(e["hands"]) if s != seat for c in h]
         give[rng.choice(keys)] = rng.choice(other)
     elif how == 2:
@@ -472,16 +472,16 @@ def calls(ev: list[Event], rng: random.Random) -> str | None:
     """A call where calls go wrong: a Grand Tichu after the second deal or in play, a Tichu
     after the seat's first play or before the second deal, a call repeated, a call after
     the round's end; in trichu a Grand Tichu by the solo player or the dummy."""
-    idx = [i for i, e in enumerate(ev) if e["type"] in ("deal", "play", "call", "round_end",
+    idx = [i for i, e in enumerate(ev) if e.get("type") in ("deal", "play", "call", "round_end",
                                                         "exchange")]
     i = rng.choice(idx)
     e = ev[i]
     n = _seats(ev)
-    if e["type"] == "call":
+    if e.get("type") == "call":
         new = dict(e, call=rng.choice(("tichu", "grand_tichu")))
         ev.insert(i + rng.randrange(1, 4), new)
         return f"the call at event {i} repeated"
-    if e["type"] == "play":
+    if e.get("type") == "play":
         seat = e["seat"] if rng.random() < 0.7 else rng.randrange(n)
         call = "tichu" if rng.random() < 0.7 else "grand_tichu"
         ev.insert(i + rng.randrange(1, 3), {"type": "call", "game": e["game"], "seat": seat,
@@ -489,7 +489,7 @@ def calls(ev: list[Event], rng: random.Random) -> str | None:
         return f"{call} by seat {seat} after the play at event {i}"
     seat = rng.randrange(n)
     call = rng.choice(("tichu", "grand_tichu"))
-    where = i + 1 if e["type"] != "round_end" and rng.random() < 0.7 else i
+    where = i + 1 if e.get("type") != "round_end" and rng.random() < 0.7 else i
     ev.insert(where, {"type": "call", "game": e["game"], "seat": seat, "call": call})
     return f"{call} by seat {seat} before event {where}"
 
@@ -497,14 +497,14 @@ def calls(ev: list[Event], rng: random.Random) -> str | None:
 def after_the_end(ev: list[Event], rng: random.Random) -> str | None:
     """After the play that ends a round (before its round_end or next round_start): a
     bomb, a play, a pass, a Dragon gift or a call (P009, G002/G003)."""
-    ends = [i for i, e in enumerate(ev) if e["type"] in ("round_end", "round_start")
-            and i > 1 and ev[i - 1]["type"] in ("play", "dragon_gift", "pass")]
+    ends = [i for i, e in enumerate(ev) if e.get("type") in ("round_end", "round_start")
+            and i > 1 and ev[i - 1].get("type") in ("play", "dragon_gift", "pass")]
     if not ends:
         return None
     i = rng.choice(ends)
     game = ev[i]["game"]
     seat = rng.randrange(_seats(ev))
-    prior = [e for e in ev[max(0, i - 30):i] if e["type"] == "play" and e["seat"] == seat]
+    prior = [e for e in ev[max(0, i - 30):i] if e.get("type") == "play" and e["seat"] == seat]
     kind = rng.randrange(4)
     if kind == 0 and prior:
         new: Event = {"type": "play", "game": game, "seat": seat, "cards": prior[-1]["cards"]}
@@ -528,7 +528,7 @@ def no_combination(ev: list[Event], rng: random.Random) -> str | None:
     if not idx:
         return None
     dog = [i for i in idx
-           if i > 0 and ev[i - 1]["type"] == "play" and ev[i - 1]["cards"] == ["Dog"]]
+           if i > 0 and ev[i - 1].get("type") == "play" and ev[i - 1]["cards"] == ["Dog"]]
     i = rng.choice(dog if dog and rng.random() < 0.3 else idx)
     hands = trace[i]
     assert hands is not None
@@ -555,10 +555,10 @@ def truncate(ev: list[Event], rng: random.Random) -> str | None:
     ends or the next round starts, or nothing when the round was over)."""
     idx = _play_indices(ev, ("play", "pass", "dragon_gift", "round_end"))
     i = rng.choice(idx)
-    if ev[i]["type"] == "round_end" and rng.random() < 0.5:
+    if ev[i].get("type") == "round_end" and rng.random() < 0.5:
         del ev[i]
         return f"round_end at event {i} dropped"
-    end = ev[-1] if ev[-1]["type"] == "game_end" else None
+    end = ev[-1] if ev[-1].get("type") == "game_end" else None
     del ev[i:]
     if end is not None and rng.random() < 0.4:  # the game ended in the middle of a round
         ev.append(end)
@@ -593,7 +593,7 @@ def change_game_end(ev: list[Event], rng: random.Random) -> str | None:
         copy = json.loads(json.dumps(last))
         copy[0]["round"] += 1
         for e in copy:
-            if e["type"] == "round_end":
+            if e.get("type") == "round_end":
                 e["round"] += 1
         ev[i:i] = copy
         return f"round {last[0]['round']} played again after the game was won"
@@ -609,25 +609,29 @@ def malform(ev: list[Event], rng: random.Random) -> str | None:
     idx = _play_indices(ev, ("deal", "exchange", "call", "play", "pass", "dragon_gift"))
     i = rng.choice(idx)
     e = ev[i]
+    if rng.random() < 0.15:  # a line of no game: not JSON (L001), or no "game" (L002)
+        ev.insert(i, rng.choice(({"__raw__": "{not json"}, {"type": "pass", "seat": 1},
+                                 {"__raw__": "[1, 2]"})))
+        return f"a line of no game before event {i}"
     how = rng.randrange(4)
     if how == 0:
         e["ts"] = rng.choice(("soon", None, [1]))
     elif how == 1 and "seat" in e:
         e["seat"] = rng.choice((str(e["seat"]), _seats(ev) + 1, -1, None))
-    elif how == 2 and e["type"] == "play":
+    elif how == 2 and e.get("type") == "play":
         e["cards"][rng.randrange(len(e["cards"]))] = rng.choice(("1j", "Ph", "11s", "dragon"))
-    elif how == 2 and e["type"] == "deal":
+    elif how == 2 and e.get("type") == "deal":
         hand = rng.choice(e["hands"])
         hand[rng.randrange(len(hand))] = "Zz"
-    elif how == 2 and e["type"] == "exchange":
+    elif how == 2 and e.get("type") == "exchange":
         e["give"][rng.choice(list(e["give"]))] = "Kx"
-    elif how == 2 and e["type"] == "call":
+    elif how == 2 and e.get("type") == "call":
         e["call"] = "Tichu"
-    elif how == 2 and e["type"] == "dragon_gift":
+    elif how == 2 and e.get("type") == "dragon_gift":
         e["to"] = _seats(ev)
     else:
         field = {"deal": "hands", "exchange": "give", "call": "call", "play": "cards"}.get(
-            e["type"], "seat")
+            e.get("type"), "seat")
         del e[field]
     return f"event {i} ({e['type']}) broken ({how})"
 
@@ -702,7 +706,8 @@ def make_case(seed: int, only: str | None = None, faults: int = 1,
                 done_all.append(f"{mutation.__name__}: {done}")
                 break
     what = "; ".join(done_all) or what
-    text = "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
+    text = "".join((e["__raw__"] if "__raw__" in e else json.dumps(e, separators=(",", ":")))
+                   + "\n" for e in events)
     return text, what
 
 
