@@ -46,10 +46,11 @@ tricks to the opposing team and the fifth seat's tricks to the first out. And
 ``trichu`` (9.3): every ``round_start`` names the dummy and the seating (else it is
 skipped, L002), the exchange goes to the other team's two seats, a Grand Tichu by the
 solo player or the dummy is not counted (C004), the dummy is never bound by the wish;
-a round after the game's last is S004 at its round_start and is not judged; the
-game's S003 compares the persons' totals. A game under an unknown name, both
-``tientsin`` and ``trichu``, a ``variants`` that is not a list of names, or in trichu a
-``target`` that is no positive multiple of 3 is not judged at all.
+a round after the game's last is S004 at its round_start (and is judged, as any
+round after a game that was won); the game's S003 compares the persons' totals. A game
+under an unknown name, both ``tientsin`` and ``trichu``, a ``variants`` that is not a
+list of names, or in trichu a ``target`` that is no positive multiple of 3 is not
+judged at all.
 
 Where the spec leaves room it reads as follows (each noted where it is applied):
 one code for a play's legality - an out-of-turn play is P003 alone, a bound seat's play
@@ -353,9 +354,7 @@ class Oracle:
                 if won:  # S004: "play continues after the game was won"
                     self.games[game].report("S004", line)
                     self.games[game].judged.add(line)
-                    self.totals[game] = None  # (what comes after is not judged)
-                    if trichu:
-                        new.judging, new.why = False, "S004 a round after the last"
+                    self.totals[game] = None  # (the totals after it are not judged)
             if self.totals[game] is None and not (won and not new.renumbered):
                 old_judged = False  # S004 here unknown
                 if rnd is not None:
