@@ -7,8 +7,8 @@
 * The same under the house rules of rules.md 9.1 (each case one where the house rule
   changes what is reported), in tientsin (9.2, six seats) and in trichu (9.3).
 * Disagreements found by the larger campaign (``tests/oracle_diff.py``), settled by the
-  lead (docs/rules.md): both now read them alike. (A new one where the engine seems to
-  break the letter of the spec goes in as a strict xfail until it is decided.)
+  lead (docs/rules.md): both now read them alike. New ones, where the engine seems to
+  break the letter of the spec, are strict xfails (``OPEN``) until they are decided.
 
 A larger campaign by hand: ``.venv/bin/python tests/oracle_diff.py --cases 3000``.
 """
