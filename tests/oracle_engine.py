@@ -329,7 +329,7 @@ class Oracle:
             if rnd is not None and number == played and not rnd.renumbered and not rnd.ghost:
                 # "A round_start repeating the number of the round being played (a line
                 # written twice) is L007 and skipped alone; the round goes on."
-                if rnd.judging and not rnd.skipping and not self._won(game, rnd):
+                if rnd.judging and not rnd.skipping:
                     rnd.judged.add(line)
                     if rnd.gift_owed is not None and (rnd.table == "complete"
                                                       or rnd.phase == "over"):
