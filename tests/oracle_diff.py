@@ -391,7 +391,7 @@ def bad_deal(ev: list[Event], rng: random.Random) -> str | None:
         if j < 0 or ev[j].get("type") != "deal":
             return None
         ev[j]["hands"][a].append(hands[a].pop())
-    elif _seats(ev) == 6:
+    elif rng.random() < 0.5:
         hands[a] = []
     else:
         hands[a].append(rng.choice(hands[a]))  # a card twice in one hand

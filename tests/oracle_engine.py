@@ -569,8 +569,6 @@ class Oracle:
         if not all(isinstance(h, list) and all(isinstance(c, str) and c in DECK for c in h)
                    for h in hands):
             raise Stop("L002/L003 deal")
-        if n == 4 and not all(hands):
-            raise Stop("an empty hand in a deal of four (L002 or D001?)")
         # D001 (rules 8: "the deals are not the 56-card deck split 8+6 per seat"; 9.2:
         # "reported at the first deal whose hands already break it (wrong first-deal size,
         # a card twice), else at the second") - a card twice in a hand or across hands
