@@ -618,6 +618,8 @@ def malform(ev: list[Event], rng: random.Random) -> str | None:
         e["ts"] = rng.choice(("soon", None, [1]))
     elif how == 1 and "seat" in e:
         e["seat"] = rng.choice((str(e["seat"]), _seats(ev) + 1, -1, None))
+    elif how == 2 and e.get("type") == "play" and rng.random() < 0.3:
+        e["cards"] = rng.choice(([], e["cards"] + e["cards"][:1]))
     elif how == 2 and e.get("type") == "play":
         e["cards"][rng.randrange(len(e["cards"]))] = rng.choice(("1j", "Ph", "11s", "dragon"))
     elif how == 2 and e.get("type") == "deal":

@@ -502,9 +502,8 @@ class Oracle:
     def _malformed(rnd: Round, kind: str, ev: dict) -> bool:
         """Whether a known event has a field of the wrong type or value that log-format.md
         makes plain: a bad ``ts``, ``seat`` or ``to``, ``cards`` that are not a list of card
-        strings or hold an unknown card, a ``call`` that is no call, ``hands`` or ``give``
-        of the wrong shape or with an unknown card (L002/L003). An empty or repeated card
-        list is left to the handlers (P002 or L002, unsure)."""
+        strings, none, one twice or an unknown card, a ``call`` that is no call, ``hands`` or
+        ``give`` of the wrong shape or with an unknown card (L002/L003)."""
         if kind not in ("play", "pass", "dragon_gift", "call", "exchange", "deal"):
             return False
         ts = ev.get("ts")
@@ -528,10 +527,10 @@ class Oracle:
             give = ev.get("give")
             return not isinstance(give, dict) or not all(
                 isinstance(c, str) and c in DECK for c in give.values())  # (keys: X001)
-        if kind == "play":
+        if kind == "play":  # (no card, or one card twice: a wrong value too)
             cards = ev.get("cards")
-            return not isinstance(cards, list) or not all(
-                isinstance(c, str) and c in DECK for c in cards)
+            return not isinstance(cards, list) or not cards or not all(
+                isinstance(c, str) and c in DECK for c in cards) or len(set(cards)) != len(cards)
         return False
 
     def _seats(self, game: str) -> int:
