@@ -606,9 +606,14 @@ def malform(ev: list[Event], rng: random.Random) -> str | None:
     """A field of a deal, exchange, call, play, pass or gift broken (L002/L003): a seat
     out of range or a string, an unknown card, a bad ``ts``, a call that is no call, a
     field left out. The event is skipped; a deal that is skipped skips its round."""
-    idx = _play_indices(ev, ("deal", "exchange", "call", "play", "pass", "dragon_gift"))
+    idx = _play_indices(ev, ("deal", "exchange", "call", "play", "pass", "dragon_gift",
+                             "round_end"))
     i = rng.choice(idx)
     e = ev[i]
+    if e.get("type") == "round_end":  # a finish_order too short, a score of one team
+        key = rng.choice(("finish_order", "score"))
+        e[key] = e[key][:-1]
+        return f"round_end at event {i}: {key} cut short"
     if rng.random() < 0.15:  # a line of no game: not JSON (L001), or no "game" (L002)
         ev.insert(i, rng.choice(({"__raw__": "{not json"}, {"type": "pass", "seat": 1},
                                  {"__raw__": "[1, 2]"})))

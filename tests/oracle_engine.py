@@ -391,7 +391,7 @@ class Oracle:
             # and nothing changes (unless it is a deal: the round is skipped, docs/rules.md
             # "A deal or exchange that cannot be read")
             # (with a Dragon gift owed it is passed over, as a call is: no G002 yet)
-            if rnd.phase == "over" or (
+            if kind != "round_end" and rnd.phase == "over" or (
                     rnd.phase != "play" and kind in ("play", "pass", "dragon_gift")):
                 rnd.judging, rnd.why = False, f"a malformed {kind} (where other codes may apply)"
                 return
@@ -504,12 +504,18 @@ class Oracle:
         makes plain: a bad ``ts``, ``seat`` or ``to``, ``cards`` that are not a list of card
         strings, none, one twice or an unknown card, a ``call`` that is no call, ``hands`` or
         ``give`` of the wrong shape or with an unknown card (L002/L003)."""
-        if kind not in ("play", "pass", "dragon_gift", "call", "exchange", "deal"):
+        if kind not in ("play", "pass", "dragon_gift", "call", "exchange", "deal", "round_end"):
             return False
         ts = ev.get("ts")
         if ts is not None and type(ts) not in (int, float):  # (null: as if left out)
             return True
         n = rnd.seats
+        if kind == "round_end":  # (a finish_order of ints that is no order: handler, unsure)
+            order, score = ev.get("finish_order"), ev.get("score")
+            return (type(ev.get("round")) is not int or not isinstance(order, list)
+                    or len(order) < 4 or any(type(x) is not int for x in order)
+                    or not isinstance(score, list) or len(score) != 2
+                    or any(type(x) is not int for x in score))
         if kind == "deal":
             hands = ev.get("hands")
             return not (isinstance(hands, list) and len(hands) == n and all(
