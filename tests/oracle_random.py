@@ -215,7 +215,8 @@ class RandomGame:
         if rnd.gift_owed is not None and rng.random() < 0.9:
             self.gift(rnd)
             return
-        if x < 0.12 or rnd.table == "dog" and x < (0.8 if self.dog_bombs else 0.4):
+        if (x < 0.12 or rnd.table == "dog" and x < (0.8 if self.dog_bombs else 0.4)
+                or rnd.table == "complete" and x < 0.3):  # (after everyone passed)
             # a bomb by anyone holding one
             # (on the Dog, before a lead: B003, B002)
             pb = self.phoenix_bombs

@@ -140,7 +140,7 @@ VARIANT_SEEDS = [
     ("phoenix-in-bombs", 18, "random"), ("phoenix-in-bombs", 4, "random"),
     ("phoenix-in-bombs", 16, "insert_bombs"), ("phoenix-in-bombs", 21, "insert_bombs"),
     ("phoenix-in-bombs", 23, "insert_bombs"),
-    ("dog-can-be-bombed", 9, "random"), ("dog-can-be-bombed", 6, "insert_bombs"),
+    ("dog-can-be-bombed", 21, "random"), ("dog-can-be-bombed", 6, "insert_bombs"),
     ("dog-can-be-bombed", 31, "insert_bombs"),
 ]
 
