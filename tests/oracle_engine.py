@@ -187,6 +187,7 @@ class Round:
     ghost: bool = False  # skipped: its deal came after the round ended, no round_start
     waiting: bool = False  # a play came before the last exchange, which is still awaited
     closed_early: bool = False  # a round_end came before the rules ended it (L008)
+    bad_exchanges: set[int] = field(default_factory=set)  # seats of malformed exchanges
     seen: Counter[str] = field(default_factory=Counter)  # situations met (oracle_diff --stats)
 
     def __post_init__(self) -> None:
@@ -401,6 +402,9 @@ class Oracle:
             rnd.judged.add(line)
             if kind == "deal":
                 rnd.skipping = True
+            if kind == "exchange" and rnd.phase == "deal2":
+                seat = ev.get("seat")
+                rnd.bad_exchanges.add(seat if type(seat) is int else -1)
             return
         if isinstance(ev, _Object) and ev.twice:
             rnd.judging, rnd.why = False, "a key written twice"
@@ -547,7 +551,13 @@ class Oracle:
         """A play, pass or gift before the round's last exchange (docs/rules.md, "A late
         or missing exchange"): L007 at the first, the others skipped without a word; when
         the exchange comes the round goes on as recorded, when it never comes the round is
-        skipped (no L008) - its hands were never complete."""
+        skipped (no L008) - its hands were never complete. After an exchange that was
+        skipped as malformed, though, "if play starts without it, the hands are unknown
+        and the rest of the round is skipped then" (docs/rules.md, "A deal or exchange
+        that cannot be read")."""
+        if rnd.bad_exchanges - set(rnd.exchanges):
+            rnd.skipping = True
+            return
         rnd.waiting = True
 
     def _close(self, rnd: Round | None, line: int) -> None:
@@ -616,8 +626,10 @@ class Oracle:
 
     def on_exchange(self, rnd: Round, ev: dict, line: int) -> None:
         seat, give = _seat(ev.get("seat"), rnd.seats), ev.get("give")
-        if rnd.phase == "play":
-            return  # L007: "an exchange is not allowed during play", skipped
+        if rnd.phase == "play":  # L007: "an exchange is not allowed during play", skipped
+            if rnd.gift_owed is not None and rnd.table == "complete":
+                self._end_trick(rnd, line)  # G002: it is the next event, not the gift
+            return
         if rnd.phase != "deal2":
             raise Stop("L007 exchange")
         assert isinstance(give, dict)  # (else _malformed)
