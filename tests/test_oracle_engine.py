@@ -320,6 +320,13 @@ OPEN = {
     # partners may still lead.)
     "P006_tientsin_the_dog_lead_made_by_a_play_that_is_no_combination_then_the_other_"
     "partner_passes": [("L008", 13), ("P002", 12), ("P003", 13)],
+    # rules 8, settled readings: "A `phoenix` field on a play without the Phoenix is
+    # ignored." Seat 1 plays 4s on 2j with "phoenix":"Z". The engine reports L002 and
+    # skips the whole play (the 4s stays in the hand, so seat 2's 5p is P003); read to
+    # the letter the field is ignored and the play stands. (log-format.md has `phoenix`
+    # be "the rank it stands for", so a value that is no rank may be read as L002 - but
+    # for a `wish` that is no rank the spec keeps the play: W002, "wish ignored".)
+    "L002_a_phoenix_field_that_is_no_rank_on_a_play_without_the_phoenix": [("L008", 11)],
 }
 
 
