@@ -26,7 +26,9 @@ cannot be read), a P001 bomb on a Dragon trick, an X002 that could also be X001,
 that is no rank, a key written twice, a ``round_end`` before the rules end the round,
 and the open disagreements with the engine (tests/test_oracle_engine.py ``OPEN``,
 noted where they occur: a P002 with the wished rank, a P002 by a seat not due to lead
-after everyone passed, in tientsin a partner's P002 after the Dog). From such a round
+after everyone passed, in tientsin a P002 where the Dog's partners are due to lead; and
+a ``phoenix`` that is no rank on a play without the Phoenix, which the oracle ignores as
+the settled readings say and the engine skips as L002). From such a round
 on, the game's totals are unknown and S003/S004 are not judged.
 ``tests/oracle_diff.py --stats`` counts, per campaign, why rounds stopped being judged.
 
