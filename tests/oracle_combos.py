@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
 
@@ -208,7 +209,13 @@ def can_fulfil_wish(
     hand: Iterable[str], wish: int, top: Play | None, phoenix_bombs: bool = False
 ) -> bool:
     """6.2: does the hand hold a real card of ``wish`` and can it legally play it now?"""
-    cards = list(hand)
+    return _can_fulfil_wish(frozenset(hand), wish, top, phoenix_bombs)
+
+
+@lru_cache(maxsize=4096)
+def _can_fulfil_wish(hand: frozenset[str], wish: int, top: Play | None,
+                     phoenix_bombs: bool) -> bool:
+    cards = sorted(hand)
     if not any(rank_of(t) == wish for t in cards):
         return False  # the Phoenix alone never binds
     if top is None:

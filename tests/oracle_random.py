@@ -92,6 +92,7 @@ class RandomGame:
         self.variants = sorted(variants)
         self.phoenix_bombs = "phoenix-in-bombs" in variants
         self.n = 6 if "tientsin" in variants else 4  # seats
+        self.trichu = "trichu" in variants  # 9.3: round r's dummy at seat (r - 1) % 4
         # the Dog led more often: bombs on it, and in tientsin the lead to either partner
         self.dog_bombs = "dog-can-be-bombed" in variants or "tientsin" in variants
         self.game = f"rnd-{seed}"
@@ -115,11 +116,23 @@ class RandomGame:
         start: dict = {"type": "game_start", "players": names[:self.n]}
         if self.variants:
             start["variants"] = self.variants
+        if self.trichu:
+            start["players"], start["target"] = self.seating(1), 3 * (self.rounds // 3 or 1)
         self.emit(start)
         for number in range(1, self.rounds + 1):
-            self.emit({"type": "round_start", "round": number})
+            rs: dict = {"type": "round_start", "round": number}
+            if self.trichu:
+                rs["players"], rs["dummy"] = self.seating(number), (number - 1) % 4
+            self.emit(rs)
             self.one_round(number)
         return "\n".join(self.lines) + "\n"
+
+    def seating(self, number: int) -> list[str]:
+        """trichu: three persons and the dummy Tisch, at seat (number - 1) % 4."""
+        names = ["Ana", "Ben", "Chloe"]
+        names = names[number % 3:] + names[:number % 3]
+        names.insert((number - 1) % 4, "Tisch")
+        return names
 
     def one_round(self, number: int) -> None:
         rng = self.rng
@@ -132,7 +145,8 @@ class RandomGame:
                 self.emit({"type": "call", "seat": seat, "call": "grand_tichu"})
         self.emit({"type": "deal", "hands": [h[first:] for h in hands]})
         for seat in range(n):
-            others = [s for s in range(n) if s != seat and (n == 4 or s % 2 == seat % 2)]
+            others = [s for s in range(n) if s != seat and (n == 4 or s % 2 == seat % 2)
+                      and (not self.trichu or s % 2 != seat % 2)]
             give = rng.sample(hands[seat], len(others))
             self.emit({"type": "exchange", "seat": seat,
                        "give": {str(s): c for s, c in zip(others, give, strict=True)}})
@@ -181,6 +195,16 @@ class RandomGame:
                 self.emit({"type": "pass", "seat": seat})
             elif y < 0.45:
                 self.emit({"type": "dragon_gift", "seat": seat, "to": rng.randrange(n)})
+            elif y < 0.6 and len(rnd.hands[seat]) >= 2:  # cards that form no combination
+                hand = sorted(rnd.hands[seat])
+                wished = [c for c in hand if rnd.wish is not None and rank_of(c) == rnd.wish]
+                cards = rng.sample(hand, 2)
+                if wished and rng.random() < 0.5:
+                    cards = [wished[0], rng.choice([c for c in hand if c != wished[0]])]
+                if not legal(cards, None, self.phoenix_bombs):
+                    self.emit({"type": "play", "seat": seat, "cards": cards})
+                    return
+                self.emit({"type": "pass", "seat": seat})
             else:
                 ev = {"type": "play", "seat": seat,
                       "cards": rng.choice(_candidates(rnd.hands[seat]))}
@@ -191,7 +215,8 @@ class RandomGame:
         if rnd.gift_owed is not None and rng.random() < 0.9:
             self.gift(rnd)
             return
-        if x < 0.12 or rnd.table == "dog" and x < (0.8 if self.dog_bombs else 0.4):
+        if (x < 0.12 or rnd.table == "dog" and x < (0.8 if self.dog_bombs else 0.4)
+                or rnd.table == "complete" and x < 0.3):  # (after everyone passed)
             # a bomb by anyone holding one
             # (on the Dog, before a lead: B003, B002)
             pb = self.phoenix_bombs
@@ -214,6 +239,10 @@ class RandomGame:
             options = [["Dog"]]
         elif top is None:
             options = [c for c in options if c != ["Dog"] or rng.random() < 0.3]
+        if "Dragon" in hand and len(hand) > 1 and rng.random() < 0.97:
+            # the Dragon kept for last: rounds that end on a Dragon trick (7.3, 5.4)
+            kept = [c for c in options if c != ["Dragon"]]
+            options = kept if kept or top is not None else options
         wished = [c for c in options if rnd.wish is not None
                   and any(rank_of(t) == rnd.wish for t in c)]
         if wished and rng.random() < 0.85:

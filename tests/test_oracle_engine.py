@@ -7,8 +7,8 @@
 * The same under the house rules of rules.md 9.1 (each case one where the house rule
   changes what is reported), in tientsin (9.2, six seats) and in trichu (9.3).
 * Disagreements found by the larger campaign (``tests/oracle_diff.py``), settled by the
-  lead (docs/rules.md): both now read them alike. (A new one where the engine seems to
-  break the letter of the spec goes in as a strict xfail until it is decided.)
+  lead (docs/rules.md): both now read them alike. New ones, where the engine seems to
+  break the letter of the spec, are strict xfails (``OPEN``) until they are decided.
 
 A larger campaign by hand: ``.venv/bin/python tests/oracle_diff.py --cases 3000``.
 """
@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 import pytest
-from oracle_diff import MUTATIONS, compare, engine, make_case
+from oracle_diff import MUTATIONS, campaign, compare, engine, make_case
 from oracle_engine import CODES, HOUSE_RULES, judge, judge_lines
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -85,7 +85,12 @@ SEEDS = [(29, "inject"), (19, "drop_play"), (1, "inject"), (13, "move_bomb"),
          (1, "redirect_gift"), (2, "add_call"), (9, "add_pass"), (23, "change_phoenix"),
          (1, "change_round_end"), (27, "change_seat"), (1, "drop_gift"), (11, "drop_pass"),
          (9, "duplicate"), (20, "move_call"), (13, "pull_forward"), (7, "push_back"),
-         (2, "swap_adjacent"), (3, "swap_cards")]
+         (2, "swap_adjacent"), (3, "swap_cards"),
+         (1, "bad_deal"), (1, "bad_exchange"), (13, "bad_exchange"), (1, "card_not_held"),
+         (2, "calls"), (3, "calls"), (13, "calls"), (1, "after_the_end"),
+         (5, "no_combination"), (1, "truncate"), (3, "change_game_end"), (4, "change_game_end"),
+         (4, "malform"), (1, "drop_round_start"), (7, "drop_round_start"),
+         (4, "late_exchange"), (6, "late_exchange")]
 
 
 @functools.cache
@@ -111,7 +116,7 @@ def test_the_faults_are_judged_not_skipped() -> None:
     for seed, only in SEEDS:
         text, _ = _case(seed, only)
         codes |= {code for code, _ in judge_lines(text.split("\n"))[0]}
-    assert codes == CODES
+    assert codes == CODES - {"C004"}  # (trichu's, 9.3: below)
     assert {only for _, only in SEEDS} == {m.__name__ for m in MUTATIONS}
 
 
@@ -130,12 +135,12 @@ def test_random_games_engine_and_oracle_agree(tmp_path: Path) -> None:
 # rule changes what is reported (a W001's 200 points in S002, a bomb the Phoenix
 # completes, no B003 for a bomb on the Dog).
 VARIANT_SEEDS = [
-    ("wish-penalty-200", 4, "random"), ("wish-penalty-200", 13, "change_wish"),
+    ("wish-penalty-200", 11, "random"), ("wish-penalty-200", 13, "change_wish"),
     ("wish-penalty-200", 24, "change_wish"),
-    ("phoenix-in-bombs", 18, "random"), ("phoenix-in-bombs", 37, "random"),
+    ("phoenix-in-bombs", 18, "random"), ("phoenix-in-bombs", 4, "random"),
     ("phoenix-in-bombs", 16, "insert_bombs"), ("phoenix-in-bombs", 21, "insert_bombs"),
     ("phoenix-in-bombs", 23, "insert_bombs"),
-    ("dog-can-be-bombed", 24, "random"), ("dog-can-be-bombed", 6, "insert_bombs"),
+    ("dog-can-be-bombed", 21, "random"), ("dog-can-be-bombed", 6, "insert_bombs"),
     ("dog-can-be-bombed", 31, "insert_bombs"),
 ]
 
@@ -186,8 +191,12 @@ PLAYER_VARIANT_SEEDS = {
     "trichu": [(5, "drop_play"), (1, "pull_forward"), (11, "change_seat"),
                (6, "pull_forward"), (11, "add_pass"), (5, "change_wish"),
                (8, "insert_bombs"), (12, "move_bomb"), (2, "redirect_gift"),
-               (4, "change_wish")],  # (the dummy holds the wished rank: not bound)
+               (4, "change_wish"),  # (the dummy holds the wished rank: not bound)
+               (11, "calls"),  # (a Grand Tichu by the solo player or the dummy: C004)
+               (3, "random")],
 }
+# codes the four-seat cases above cover, which the six- and three-seat ones need not
+SETUP_CODES = {"D001", "X001", "X002", "P001", "P002", "C001", "C002", "C003", "S003", "S004"}
 
 
 @pytest.mark.parametrize("variant", sorted(PLAYER_VARIANT_SEEDS))
@@ -202,14 +211,15 @@ def test_tientsin_and_trichu_engine_and_oracle_agree(tmp_path: Path, variant: st
         assert got == expected, what
         assert judged > 0.5 * text.count("\n")
         codes |= {code for code, _ in expected}
-    assert codes >= CODES - {"B001", "B002", "B003"}
+    assert codes >= CODES - {"B001", "B002", "B003", "C004"} - SETUP_CODES
+    assert variant != "trichu" or "C004" in codes
 
 
 def test_probes_engine_and_oracle_agree() -> None:
     """Hand-made logs of corners (tests/oracle_cases/, not the settled ones below): the
     engine and the oracle report the same codes of the oracle's, on every line."""
     probes = [p for p in sorted(CASES.glob("*.jsonl"))
-              if p.stem not in SETTLED]
+              if p.stem not in SETTLED and p.stem not in OPEN]
     assert len(probes) >= 6
     for path in probes:
         found, judged = judge(path)
@@ -275,3 +285,66 @@ def test_the_settled_disagreements(name: str) -> None:
     assert len(judged) == len((CASES / f"{name}.jsonl").read_text(
         encoding="utf-8").splitlines()) - 1  # every line judged
     assert engine(CASES / f"{name}.jsonl") == SETTLED[name]
+
+
+# Disagreements not decided yet (the oracle found them; the lead decides): each log is
+# tests/oracle_cases/NAME.jsonl with what the spec's letter (as the oracle reads it)
+# asks the engine to report. Strict xfail: it fails while the engine reads otherwise.
+OPEN = {
+    # rules 6.1: the wish "stays open until a later play by anyone contains a card of the
+    # wished rank (in any combination, a bomb included)". Seat 1 plays 4s 2s on the
+    # Mahjong (wish 4): no combination (P002), but a play containing a 4. Read so, the
+    # wish is fulfilled and seat 2's 5 (holding 4p) is no W001; the engine keeps the wish
+    # open (W001 at line 11). The spec's "in any combination" can be read either way.
+    "W001_wish_after_a_play_that_is_no_combination_with_the_wished_rank": [
+        ("L008", 11), ("P002", 10)],
+    # Seat 0 leads 2j, seats 1-3 pass: the trick is over, seat 0 to lead. Seat 2 plays
+    # 2p 4p (P002), then seat 3 leads 2r. docs/rules.md "The moment after everyone
+    # passed": "any other play by someone else is a lead out of turn", and rules 8 after
+    # an error "the turn moves on" (docs: "the turn then goes to the next player after
+    # them who still has cards ... also when they were not on turn") - the lead goes to
+    # seat 3, as the engine has it when the same P002 comes before the round's first
+    # lead (P002 by seat 2 where seat 0 is to lead: seat 3's lead is no P003). The
+    # engine keeps seat 0 to lead here: P003 at line 14.
+    "P002_by_another_seat_after_everyone_passed_then_the_next_seat_leads": [
+        ("L008", 14), ("P002", 13)],
+    # tientsin (9.2): seat 0 leads the Dog; "the next lead may come from either partner
+    # still holding cards (... a pass by either partner before that lead is P006)". Seat 2
+    # (a partner) plays 6s 8s: no combination, and that lead (docs/rules.md: a P002 by
+    # the player due to lead "is that lead ... the turn moves on to the next player who
+    # still has cards, who then leads" - seat 3). Seat 4's pass comes after that lead: a
+    # pass by a seat not to lead, P003. The engine still has seat 4 (and seat 3) to lead:
+    # P006 at line 13; seat 4's lead there is accepted too, as is seat 3's. (Likewise
+    # with only one partner holding cards, whose lead after its own P002 is accepted;
+    # and after a P002 by a seat not due, which moves the lead on for four, the
+    # partners may still lead.)
+    "P006_tientsin_the_dog_lead_made_by_a_play_that_is_no_combination_then_the_other_"
+    "partner_passes": [("L008", 13), ("P002", 12), ("P003", 13)],
+    # rules 8, settled readings: "A `phoenix` field on a play without the Phoenix is
+    # ignored." Seat 1 plays 4s on 2j with "phoenix":"Z". The engine reports L002 and
+    # skips the whole play (the 4s stays in the hand, so seat 2's 5p is P003); read to
+    # the letter the field is ignored and the play stands. (log-format.md has `phoenix`
+    # be "the rank it stands for", so a value that is no rank may be read as L002 - but
+    # for a `wish` that is no rank the spec keeps the play: W002, "wish ignored".)
+    "L002_a_phoenix_field_that_is_no_rank_on_a_play_without_the_phoenix": [("L008", 11)],
+}
+
+
+@pytest.mark.xfail(strict=True, reason="open: the engine reads the spec otherwise (OPEN)")
+@pytest.mark.parametrize("name", sorted(OPEN))
+def test_open_disagreements(name: str) -> None:
+    assert engine(CASES / f"{name}.jsonl") == OPEN[name]
+
+
+def test_campaign_stats_say_how_rounds_were_judged() -> None:
+    """``oracle_diff.py --stats``: the mutations run, the codes reported, how each round
+    ended for the oracle and the situations it met."""
+    out: list[str] = []
+    assert campaign(2, 8, None, log=out.append, only="card_not_held", show_stats=True) == []
+    text = "\n".join(out)
+    assert "mutation: card_not_held" in text
+    assert "cases with P001" in text
+    assert "rounds: judged to the end" in text
+    assert "rounds: skipped (a fatal code" in text
+    assert "seen: round over:" in text
+    assert "codes of the oracle never reported:" in text
