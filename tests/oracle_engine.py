@@ -22,14 +22,10 @@ round are left out of the comparison - where it is not sure what the spec asks: 
 event out of sequence (L007, but for the cases above), a malformed event where another
 code may apply too (after the round's end, a play before the exchange ended; with a
 Dragon gift owed it is passed over like a call, the engine's reading of a line that
-cannot be read), a P001 bomb on a Dragon trick, an X002 that could also be X001, a ``phoenix`` field
-that is no rank, a key written twice, a ``round_end`` before the rules end the round,
-and the open disagreements with the engine (tests/test_oracle_engine.py ``OPEN``,
-noted where they occur: a P002 with the wished rank, a P002 by a seat not due to lead
-after everyone passed, in tientsin a P002 where the Dog's partners are due to lead; and
-a ``phoenix`` that is no rank on a play without the Phoenix, which the oracle ignores as
-the settled readings say and the engine skips as L002). From such a round
-on, the game's totals are unknown and S003/S004 are not judged.
+cannot be read), a P001 bomb on a Dragon trick, an X002 that could also be X001, a key
+written twice, a ``round_end`` before the rules end the round, and any open disagreement
+with the engine (tests/test_oracle_engine.py ``OPEN``, noted where it occurs). From such
+a round on, the game's totals are unknown and S003/S004 are not judged.
 ``tests/oracle_diff.py --stats`` counts, per campaign, why rounds stopped being judged.
 
 Variants (rules.md 9): the house rules of 9.1 are judged - ``wish-penalty-200`` (each
@@ -540,9 +536,13 @@ class Oracle:
             return not isinstance(give, dict) or not all(
                 isinstance(c, str) and c in DECK for c in give.values())  # (keys: X001)
         if kind == "play":  # (no card, or one card twice: a wrong value too)
-            cards = ev.get("cards")
+            cards, phoenix = ev.get("cards"), ev.get("phoenix")
+            # a ``phoenix`` that is no rank is a wrong value, with the Phoenix or without
+            # (docs/rules.md: the settled reading ignores a rank on a play without it)
             return not isinstance(cards, list) or not cards or not all(
-                isinstance(c, str) and c in DECK for c in cards) or len(set(cards)) != len(cards)
+                isinstance(c, str) and c in DECK for c in cards) or len(set(cards)) != len(
+                cards) or (phoenix is not None and not (isinstance(phoenix, str)
+                                                        and phoenix in RANK_WORDS))
         return False
 
     def _seats(self, game: str) -> int:
@@ -792,15 +792,13 @@ class Oracle:
         return any(rank_of(c) == rnd.wish for c in cards)
 
     def _no_combination_wish(self, rnd: Round, cards: list[str]) -> None:
-        """Whether cards that form no combination (P002) and hold a card of the wished rank
-        fulfil the wish, the spec leaves open: 6.1 keeps it open "until a later play by
-        anyone contains a card of the wished rank (in any combination, a bomb included)" -
-        such a play is a `play` and holds the card, but is no combination. The engine
-        reads "no" (tests/oracle_cases/W001_wish_after_a_play_that_is_no_combination_*,
-        a strict xfail with the reading "yes"); the oracle judges this line (P002) and
-        stops judging the round after it."""
+        """Cards that form no combination (P002) and hold a card of the wished rank do not
+        fulfil the wish: 6.1 keeps it open "until a later play by anyone contains a card of
+        the wished rank (in any combination, a bomb included)", and such cards are no
+        combination (docs/rules.md, "An invalid play counts as a pass": it makes no wish
+        and fulfils none; tests/oracle_cases/W001_wish_after_a_play_that_is_no_*)."""
         if rnd.wish is not None and self._has_wish(rnd, cards):
-            raise Stop("a play that is no combination, with the wished rank", keep=True)
+            rnd.seen["a play that is no combination, with the wished rank"] += 1
 
     def _fulfil(self, rnd: Round, cards: list[str]) -> None:
         if rnd.wish is not None and self._has_wish(rnd, cards):
@@ -949,15 +947,9 @@ class Oracle:
             # own trick": the old trick goes to its winner (a Dragon's, not given: G002),
             # and the lead moves on as on an empty table. By another seat it is a lead
             # out of turn (docs/rules.md, "The moment after everyone passed": only a
-            # bomb lands on the old trick), with one code, P002, and the lead would move
-            # on from it as on an empty table; the engine keeps the winner to lead (open:
-            # tests/oracle_cases/P002_by_another_seat_after_everyone_passed_*), so the
-            # oracle stops judging the round there.
-            if seat != rnd.leader:
-                if rnd.gift_owed is not None:
-                    self._missing_gift(rnd, line)  # G002: this is not the gift
-                raise Stop("open: P002 by a seat not due to lead after everyone passed",
-                           keep=True)
+            # bomb lands on the old trick), with one code, P002, and the lead moves on
+            # from it as on an empty table too
+            # (tests/oracle_cases/P002_by_another_seat_after_everyone_passed_*)
             self._end_trick(rnd, line)
         rnd.trick += cards
         # if this ends the round (7.3), "the trick in progress goes to the seat that made
@@ -965,13 +957,12 @@ class Oracle:
         rnd.last = seat
         if self._leave_hand(rnd, seat, cards):
             return
-        # (after the Dog, the Dog stays the top; in tientsin the lead the Dog gave to
-        # either partner has been made, 9.2, and moves on from it as for four - the
-        # engine keeps the partners due too, open: tests/oracle_cases/P006_tientsin_*;
-        # and so it does after a P002 by another seat, which for four moves the lead on)
-        if rnd.table == "dog" and rnd.dog_leaders:
-            raise Stop("open: tientsin, a P002 where the Dog's partners are due to lead",
-                       keep=True)
+        # after the Dog, that was the lead (by the partner due, or out of turn): the Dog's
+        # window is over - a bomb now is no bomb on the Dog - and in tientsin the lead the
+        # Dog gave to either partner has been made (9.2) and moves on from it as for four
+        # (tests/oracle_cases/P006_tientsin_*)
+        if rnd.table == "dog":
+            rnd.table = "lead"
         rnd.dog_leaders = frozenset()
         rnd.leader = rnd.next_holding(seat)
 
