@@ -1134,7 +1134,7 @@ class _Converter:
         """The second deal (Startkarten minus the first 8), calls and exchanges in file
         order; whether each seat exchanged once."""
         rt = self.rt
-        game, out, feed = self.game, self.out, self.engine.feed
+        game = self.game
         self.emit(rt.start_line, Deal(game=game, hands=rt.six))  # (rt is read only)
         exchanged = 0  # the seats that exchanged, as bits
         once = True
@@ -1144,10 +1144,8 @@ class _Converter:
                     once = False
                 exchanged |= 1 << seat
                 a, b, c = _RECEIVERS[seat]  # (by seat, in order)
-                ev = Exchange(game=game, seat=seat, give={
-                    _SEAT_KEY[a]: give[a], _SEAT_KEY[b]: give[b], _SEAT_KEY[c]: give[c]})
-                out.append((line, ev))  # (:meth:`emit`, inline)
-                feed(line, ev)
+                self.emit(line, Exchange(game=game, seat=seat, give={
+                    _SEAT_KEY[a]: give[a], _SEAT_KEY[b]: give[b], _SEAT_KEY[c]: give[c]}))
             else:
                 self.call(line, seat, "tichu")
         return once and exchanged == 15

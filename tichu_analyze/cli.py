@@ -8,7 +8,7 @@ import os
 import shlex
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, closing, contextmanager
 from datetime import datetime
 from enum import StrEnum
@@ -303,7 +303,7 @@ def _log_files(paths: list[Path], quiet: bool = False) -> list[Path]:
     if not files:
         from .inputs import is_dataset
 
-        where = ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+        where = _some(paths)
         dataset = next((clean(p) for p in paths if is_dataset(p)), None)
         other = None if dataset is not None else _other_file(paths)
         hint = "" if dataset is None else (
@@ -315,6 +315,11 @@ def _log_files(paths: list[Path], quiet: bool = False) -> list[Path]:
         raise fail(f"no log files found in {where} (looked for .jsonl, .jsonl.gz, "
                    f".jsonl.zst, .tch){hint}")
     return files
+
+
+def _some(paths: Sequence[Path]) -> str:
+    """The first three of ``paths``, for a message (``a, b, c, ...``)."""
+    return ", ".join(clean(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
 
 
 def _other_file(paths: list[Path], most: int = 10_000) -> Path | None:
@@ -1371,9 +1376,9 @@ def convert(
     except LogError as e:
         raise fail(str(e)) from None
     if not files:
-        where = ", ".join(clean(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
-        raise fail(f"no .tch files found in {where} (convert reads Brettspielwelt .tch files; "
-                   "format-1 logs are read as they are by check, ingest and the others)")
+        raise fail(f"no .tch files found in {_some(paths)} (convert reads Brettspielwelt "
+                   ".tch files; format-1 logs are read as they are by check, ingest and the "
+                   "others)")
     problems = 0
     unreadable = 0
     games = 0

@@ -1040,8 +1040,6 @@ class Replay:
                    if ev.phoenix is not None and mask & _PHOENIX_BIT and len(ev.cards) > 1
                    else f"{what}, which is not a combination")
             self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
-            if ev.wish is not None:
-                self._bad_wish(seat, mask, ev.wish)
             if lead:
                 # a lead awaited (the round's first, after the Dog, after everyone passed):
                 # the play is a lead, by the seat due (rules 2.4) or out of turn (P003 in
@@ -1050,15 +1048,13 @@ class Replay:
                 if rnd.closing:
                     self._end_trick(rnd, rnd.top_seat)
                 rnd.after_dog = False
-            self._discard(rnd, seat, mask)
+            self._discard(rnd, seat, mask, ev.wish)
             return DISCARD
         if mask == _DOG_BIT and not lead:
             assert top is not None
             self._emit("P007", f"{self._who(seat)} plays the Dog on {_article(top)}; the Dog "
                        "may only be led", seat)
-            if ev.wish is not None:
-                self._bad_wish(seat, mask, ev.wish)
-            self._discard(rnd, seat, mask)
+            self._discard(rnd, seat, mask, ev.wish)
             return DISCARD
         if lead:
             if rnd.closing:
@@ -1155,8 +1151,12 @@ class Replay:
             return False
         return True
 
-    def _discard(self, rnd: RoundState, seat: int, mask: int) -> None:
-        """P002/P007: the cards leave the hand, the top is unchanged, the turn moves on."""
+    def _discard(self, rnd: RoundState, seat: int, mask: int, wish: object) -> None:
+        """P002/P007: the cards leave the hand, the top is unchanged, the turn moves on; a
+        ``wish`` on such a play is W002 when it has no Mahjong or no rank, and makes no
+        wish either way."""
+        if wish is not None:
+            self._bad_wish(seat, mask, wish)
         rnd.hands[seat] &= ~mask
         rnd.played[seat] = True
         rnd.trick_cards |= mask
