@@ -169,3 +169,19 @@ def test_log_format_md_states_the_reading_of_null() -> None:
     doc = flat((ROOT / "docs" / "log-format.md").read_text(encoding="utf-8"))
     assert "A JSON `null` in an optional field is read as the field left out" in doc
     assert "`\"seat\": null`" in doc and "is L002" in doc
+
+
+def test_rules_l008_says_what_the_replay_does_with_a_recorded_score(tmp_path: Path) -> None:
+    """`tichu-analyze rules L008` said a recorded score of an unfinished round counts
+    towards the game; the replay adds nothing for it (docs/rules.md), so a `game_end`
+    that counts it is S003."""
+    text = flat(runner.invoke(app, ["rules", "L008"]).output)
+    assert "counts towards the game" not in text
+    assert "adds nothing to the game's total" in text
+    head = (SAMPLES / "wish-ignored.jsonl").read_text().splitlines()[:8]
+    tail = [{"type": "play", "game": "g1", "seat": 0, "cards": ["Mahjong"]},
+            {"type": "round_end", "game": "g1", "round": 1, "score": [100, 0]},
+            {"type": "game_end", "game": "g1", "score": [100, 0]}]
+    log = tmp_path / "early.jsonl"
+    log.write_text("\n".join(head + [json.dumps(e) for e in tail]) + "\n")
+    assert [code for code, _ in _codes(log)] == ["L008", "S003", "S004"]
