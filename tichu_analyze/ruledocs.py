@@ -29,8 +29,8 @@ Near miss: an empty or blank line is not reported; it is ignored, but still
 counted in the line numbers.
 """,
     "L002": """
-What: an event has the right type but a field is missing or wrong: a seat that
-is not 0-3, three hands instead of four, a player name given twice, a `give`
+What: an event has the right type but a field is missing or wrong (`null`
+included): a seat that is not 0-3, three hands instead of four, a player name given twice, a `give`
 that is not an object of card strings, a card listed twice in one play.
 
 Why: every event type has required fields with fixed types and values
@@ -135,8 +135,8 @@ double victory and fewer than three seats are out.
 
 Why: a round ends only when the first two seats out are partners, or when
 three seats are out (rules.md 7.1-7.3). A round cut short cannot be scored by
-the replay; it is closed as it stands. If a `round_end` with a score was
-recorded, that score counts towards the game's total.
+the replay; it is closed as it stands and adds nothing to the game's total,
+whatever a `round_end` recorded for it says.
 
 Example:
     {"type":"play","game":"g7","seat":1,"cards":["Qs","Qr"]}
@@ -170,7 +170,8 @@ second deal must then hold the other 24 cards, 6 to each seat.
 What: a seat calls Grand Tichu after it has received all 14 cards.
 
 Why: rules.md 1.2: Grand Tichu is called after seeing 8 cards, before the 9th.
-The call is not counted in the score.
+The call is not counted in the score, and a later call of the same seat is no
+repeat (C003).
 
 Example:
     {"type":"exchange","game":"g7","seat":0,"give":{"1":"7j","2":"Ar","3":"2s"}}
@@ -185,7 +186,8 @@ Grand Tichu (+/-200); and a "tichu" call at this point is a valid Tichu.
 What: a seat calls Tichu after it has already played a card in this round.
 
 Why: rules.md 1.3: Tichu may be called at any time before the caller plays its
-first card. The call is not counted in the score.
+first card. The call is not counted in the score, and a later call of the same
+seat is no repeat (C003).
 
 Example:
     {"type":"play","game":"g7","seat":0,"cards":["Mahjong"],"wish":"8"}
@@ -314,7 +316,9 @@ not entitled to lead. Bombs are exempt: they may be played out of turn.
 
 Why: rules.md 2.1-2.4: the Mahjong's holder leads the first trick, play goes
 round in seat order, and the winner of a trick leads the next. The play is
-applied as recorded; a pass out of turn still counts as that seat's pass.
+applied as recorded: it becomes the top and the turn moves to the seat after
+the player. A pass out of turn still counts as that seat's pass; the turn does
+not move.
 
 Example:
     {"type":"play","game":"g7","seat":0,"cards":["5j"]}
