@@ -30,8 +30,9 @@ counted in the line numbers.
 """,
     "L002": """
 What: an event has the right type but a field is missing or wrong (`null`
-included): a seat that is not 0-3, three hands instead of four, a player name given twice, a `give`
-that is not an object of card strings, a card listed twice in one play.
+included): a seat that is not 0-3, three hands instead of four, a player name
+given twice, a `give` that is not an object of card strings, a card listed
+twice in one play.
 
 Why: every event type has required fields with fixed types and values
 (log-format.md, "Event types"). The event is skipped.
