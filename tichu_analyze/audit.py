@@ -44,7 +44,7 @@ from .cards import (
     rank_name,
 )
 from .combos import Combo, describe
-from .diagnostics import RULES, Diagnostic
+from .diagnostics import EXCLUSIVE_VARIANTS, RULES, VARIANTS, Diagnostic
 from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
 from .logfile import replay_file
 from .record import Recorder, RoundRecord
@@ -96,6 +96,7 @@ class Trace:
     games: dict[str, GameState]  # every game of the file, in file order
     rounds: list[RoundRecord]  # the rounds of the kept game(s), in order
     diagnostics: list[Diagnostic]  # of the kept game(s), and of lines that name no game
+    variants: frozenset[str] = frozenset()  # given with --variant (a game adds its log's)
 
 
 class _GameRecorder(Recorder):
@@ -125,7 +126,7 @@ def load(path: Path, game: str | None = None, display: str | None = None,
     name = display or str(path)
     replay_file(path, recorder, display=name, variants=variants, stop_after_game=game)
     games = {g.id: g for g in sorted(recorder.games, key=lambda g: g.line)}
-    return Trace(name, games, recorder.rounds, recorder.diagnostics)
+    return Trace(name, games, recorder.rounds, recorder.diagnostics, variants)
 
 
 def _games_hint(trace: Trace) -> str:
@@ -280,6 +281,8 @@ class GameView:
     person_totals: dict[str, int] | None = None  # trichu: each person's total
     recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
     person_winner: str | None = None  # trichu: the person with most points after the last round
+    variants: tuple[str, ...] = ()  # the variants in force in the game (the engine's)
+    given: frozenset[str] = frozenset()  # those given with --variant (else named in the log)
 
     @property
     def seated(self) -> list[str]:
@@ -349,6 +352,8 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         won_by=grec.won_by, unattributed_hidden=hidden,
         trichu=grec.trichu, person_totals=grec.person_totals,
         recorded_persons=grec.recorded_persons, person_winner=grec.person_winner,
+        variants=tuple(name for name in VARIANTS if name in grec.variants),
+        given=trace.variants,
     )
     if round is None:
         view.before = [Note(d) for d in game_level if d.line < first]
@@ -1089,6 +1094,7 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
     w.add([("Players ", "bold")],
           [(", ".join(w.who(s) for s in range(len(players))) + _teams_words(view), "")],
           hang=2)
+    w.add([("Rules   ", "bold")], [(rules_phrase(view), "")], hang=2)
     w.add([("Cards   ", "bold")],
           [("2..10 J Q K A in four suits: ", "")] + [
               seg for i, (letter, name) in enumerate(zip("jspr", SUIT_NAMES, strict=True))
@@ -1377,6 +1383,18 @@ def _teams_words(view: GameView) -> str:
     return f" · team 0: {_members(seated, 0)} · team 1: {_members(seated, 1)}"
 
 
+def rules_phrase(view: GameView) -> str:
+    """Which rules the replay applied: the publisher's, or with the variants in force in
+    the game (the engine's, rules.md 9), each with where it came from."""
+    if not view.variants:
+        return "the publisher's rules (no variant of rules.md 9 named in the log or with --variant)"
+    named = "; ".join(
+        f"{'the variant' if name in EXCLUSIVE_VARIANTS else 'the house rule'} {name} "
+        f"({'given with --variant' if name in view.given else 'named in the log'}): "
+        f"{VARIANTS[name]}" for name in view.variants)
+    return f"the publisher's rules, with {named}"
+
+
 _UNSCORED = "the rounds as scored; a round that could not be scored adds nothing"
 """How the game totals are made (rules 8: an unfinished or skipped round is not scored)."""
 
@@ -1594,6 +1612,7 @@ def render_html(view: GameView) -> str:
     if view.trichu:
         teams = ", ".join(h.who(s) for s in range(seats)) + h.text(_teams_words(view))
     out.append(f'<p class="meta">Players (seat): {teams}</p>')
+    out.append(f'<p class="meta">Rules: {h.text(rules_phrase(view))}</p>')
     legend = " ".join(h.card(t) for t in ("Aj", "As", "Ap", "Ar", "Mahjong", "Dog", "Phoenix",
                                           "Dragon"))
     out.append(f'<p class="meta legend">Cards: {legend} — suits j Jade (green), s Sword '

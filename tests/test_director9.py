@@ -1,0 +1,72 @@
+"""A tournament director's trial (session 9): disputed rounds audited with ``replay``
+(JSON lines and ``.tch``), under house rules and the variants, with a player replaced
+mid-game, and the written ruling handed to the players."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_helpers import SAMPLES, WISH, flat, runner
+
+from tichu_analyze.cli import app
+
+TCH = SAMPLES / "2417500.tch"
+
+
+def _replay(*args: str) -> str:
+    result = runner.invoke(app, ["replay", *args])
+    assert result.exit_code == 0, result.output
+    return flat(result.output)
+
+
+def _with_variants(tmp_path: Path, variants: list[str]) -> Path:
+    """``wish-ignored.jsonl`` with ``variants`` named in its ``game_start``."""
+    lines = WISH.read_text().splitlines()
+    start = json.loads(lines[0])
+    start["variants"] = variants
+    log = tmp_path / "house.jsonl"
+    log.write_text("\n".join([json.dumps(start), *lines[1:]]) + "\n")
+    return log
+
+
+# -- which rules applied ------------------------------------------------------------------
+
+
+def test_replay_says_the_publishers_rules_apply_when_no_variant_is_named() -> None:
+    """The view never said which rules the replay applied: a director could not tell a
+    round judged under a house rule from one judged under the publisher's rules."""
+    out = _replay(str(WISH))
+    assert ("Rules the publisher's rules (no variant of rules.md 9 named in the log or with "
+            "--variant)") in out
+    assert "Rules the publisher's rules" in _replay(str(TCH), "-r", "1")
+
+
+def test_replay_names_the_house_rules_and_where_each_came_from(tmp_path: Path) -> None:
+    log = _with_variants(tmp_path, ["dog-can-be-bombed"])
+    out = _replay(str(log), "--variant", "wish-penalty-200")
+    assert ("Rules the publisher's rules, with the house rule wish-penalty-200 (given with "
+            "--variant): a violation of the wish (W001) gives the other team 200 points; the "
+            "house rule dog-can-be-bombed (named in the log): a bomb may be played on the Dog "
+            "(no B003)") in out
+    # the penalty the house rule adds is in the result, so the two agree
+    assert "wish penalty" in out
+
+
+def test_replay_names_the_variant_of_a_six_player_game(tmp_path: Path) -> None:
+    log = tmp_path / "six.jsonl"
+    made = runner.invoke(app, ["simulate", "-n", "1", "--variant", "tientsin", "-o", str(log),
+                               "-q"])
+    assert made.exit_code == 0, made.output
+    out = _replay(str(log), "-r", "1")
+    assert ("Rules the publisher's rules, with the variant tientsin (named in the log): six "
+            "players in two teams of three (rules.md 9.2)") in out
+
+
+def test_replay_html_names_the_rules(tmp_path: Path) -> None:
+    page = tmp_path / "r1.html"
+    _replay(str(WISH), "--variant", "phoenix-in-bombs", "-f", "html", "-o", str(page))
+    text = page.read_text()
+    assert ('<p class="meta">Rules: the publisher&#x27;s rules, with the house rule '
+            "phoenix-in-bombs (given with --variant): the Phoenix may complete a four of a "
+            "kind or a straight flush</p>") in text
