@@ -70,3 +70,53 @@ def test_replay_html_names_the_rules(tmp_path: Path) -> None:
     assert ('<p class="meta">Rules: the publisher&#x27;s rules, with the house rule '
             "phoenix-in-bombs (given with --variant): the Phoenix may complete a four of a "
             "kind or a straight flush</p>") in text
+
+
+# -- a player replaced mid-game -----------------------------------------------------------
+
+
+def _substitute_tch(tmp_path: Path) -> Path:
+    """The real BSW game with seat 1's player, 1David, replaced by Neu Mann from round 4
+    (line 262) on."""
+    lines = TCH.read_text("utf-8").split("\n")
+    lines[261:] = [line.replace("1David", "Neu Mann") for line in lines[261:]]
+    log = tmp_path / "2417500.tch"
+    log.write_text("\n".join(lines), "utf-8")
+    return log
+
+
+def test_replay_of_a_round_names_whom_the_substitute_replaced(tmp_path: Path) -> None:
+    """With --round the header shows the round's seating and 'Players in this round'
+    repeated it: nothing said that Neu Mann's seat began the game with 1David."""
+    log = _substitute_tch(tmp_path)
+    out = _replay(str(log), "-r", "4")
+    assert ("Players in this round evi_sea (0), Neu Mann (1), evdokia!! (2), Lisaaaaaaa (3) · "
+            "Neu Mann (1) in place of 1David, who began the game in that seat") in out
+    assert "in place of" not in _replay(str(log), "-r", "3")
+    page = tmp_path / "r4.html"
+    _replay(str(log), "-r", "4", "-f", "html", "-o", str(page))
+    assert "· Neu Mann (1) in place of 1David, who began the game in that seat</p>" in (
+        page.read_text())
+
+
+def test_replay_names_each_replaced_seat_of_a_json_lines_log(tmp_path: Path) -> None:
+    lines = WISH.read_text().splitlines()
+    start = json.loads(lines[1])
+    assert start["type"] == "round_start"
+    start["players"] = ["Ana", "Zoe", "Chloe", "Max"]
+    log = tmp_path / "sub.jsonl"
+    log.write_text("\n".join([lines[0], json.dumps(start), *lines[2:]]) + "\n")
+    out = _replay(str(log))
+    assert ("· Zoe (1) in place of Ben, Max (3) in place of Dev, who began the game in those "
+            "seats") in out
+
+
+def test_replay_of_trichu_names_no_replacement(tmp_path: Path) -> None:
+    """In trichu every round seats the persons anew (rules 9.3): no one is replaced."""
+    log = tmp_path / "three.jsonl"
+    made = runner.invoke(app, ["simulate", "-n", "1", "--variant", "trichu", "-o", str(log),
+                               "-q"])
+    assert made.exit_code == 0, made.output
+    out = _replay(str(log))
+    assert "Players in this round" in out
+    assert "in place of" not in out

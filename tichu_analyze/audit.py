@@ -808,6 +808,22 @@ def _team_over_game(view: GameView, team: int) -> str:
     return words + ("; " + ", ".join(later) if later else "")
 
 
+def replaced_words(view: GameView, seated: Sequence[str]) -> str:
+    """`` · Zoe (1) in place of Ben, who began the game in that seat``: whom the players
+    of a round (``round_start.players``) replace, against the game's ``game_start``;
+    empty in ``trichu``, whose seating changes every round by its rules (9.3)."""
+    began = view.players
+    if view.trichu:
+        return ""
+    swaps = [f"{clean(seated[s])} ({s}) in place of {clean(began[s])}"
+             for s in range(min(len(seated), len(began))) if seated[s] != began[s]]
+    if not swaps:
+        return ""
+    return (" · " + ", ".join(swaps)
+            + (", who began the game in that seat" if len(swaps) == 1
+               else ", who began the game in those seats"))
+
+
 def dummy_mark(state: RoundState, seat: int) -> str | None:
     """``dummy, open hand; played by Ana``: for the dummy's seat of a ``trichu`` round
     (rules 9.3), None for any other seat."""
@@ -1250,7 +1266,8 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
     w.add([], [("━━ " + head + " ━━", "bold")])
     if rec.players != view.players:  # round_start.players: a substitute or a new seating
         w.add([("Players in this round ", "bold")],
-              [(", ".join(w.who(s) for s in range(len(rec.players))), "")], hang=2)
+              [(", ".join(w.who(s) for s in range(len(rec.players)))
+                + replaced_words(view, rec.players), "")], hang=2)
     if rec.state.dummy >= 0:  # trichu (rules 9.3)
         w.add([("Seating ", "bold")], w.segs(seating_phrase(rec.state)), hang=2)
     notes = v.notes
@@ -1702,7 +1719,8 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
                f"{v.first_line}-{v.last_line} · {status}{score}</span></h2>")
     if rec.players != view.players:  # round_start.players: a substitute or a new seating
         out.append(f'<p class="meta">Players in this round (seat): '
-                   f"{', '.join(h.who(s) for s in range(len(rec.players)))}</p>")
+                   f"{', '.join(h.who(s) for s in range(len(rec.players)))}"
+                   f"{h.text(replaced_words(view, rec.players))}</p>")
     if rec.state.dummy >= 0:  # trichu (rules 9.3)
         out.append(f'<p class="meta">Seating: {h.pieces(seating_phrase(rec.state))}</p>')
     notes = v.notes
