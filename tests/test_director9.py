@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cli_helpers import SAMPLES, WISH, flat, runner
+from cli_helpers import ROOT, SAMPLES, WISH, flat, runner
 
 from tichu_analyze.cli import app
 
@@ -120,3 +120,16 @@ def test_replay_of_trichu_names_no_replacement(tmp_path: Path) -> None:
     out = _replay(str(log))
     assert "Players in this round" in out
     assert "in place of" not in out
+
+
+# -- the words of the view ----------------------------------------------------------------
+
+
+def test_a_winners_pass_reads_as_a_pass_on_their_own_trick() -> None:
+    """'Chloe (2) passes on Chloe's bomb' read as if another Chloe had bombed: the seat
+    that passes is the one whose play is on the table (here the trick is over and it is
+    to lead: P006)."""
+    out = _replay(str(ROOT / "tests/fixtures/rules/P006_pass_on_lead.jsonl"))
+    assert ("line 15 Chloe (2) passes on their own bomb: straight flush 2 to Ace in Star (not "
+            "applied) ✗ P006 pass-on-lead: Chloe (seat 2) passes, but is to lead") in out
+    assert "Chloe (2) passes on Chloe's" not in out

@@ -602,8 +602,10 @@ def _on(step: Step) -> list[Piece]:
     """``on Chloe's single 3``: what a play or pass met on the table."""
     if step.top is None:
         return []
-    owner: list[Piece] = ([Who(step.top_seat, short=True), "'s "] if step.top_seat is not None
-                          else ["the "])
+    owner: list[Piece] = (["their own "] if step.top_seat is not None
+                          and step.top_seat == step.seat  # a winner's pass (P006)
+                          else [Who(step.top_seat, short=True), "'s "]
+                          if step.top_seat is not None else ["the "])
     return [" on ", *owner, _combo_words(step.top)]
 
 
