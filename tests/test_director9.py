@@ -133,3 +133,27 @@ def test_a_winners_pass_reads_as_a_pass_on_their_own_trick() -> None:
     assert ("line 15 Chloe (2) passes on their own bomb: straight flush 2 to Ace in Star (not "
             "applied) ✗ P006 pass-on-lead: Chloe (seat 2) passes, but is to lead") in out
     assert "Chloe (2) passes on Chloe's" not in out
+
+
+# -- the report site's round pages --------------------------------------------------------
+
+
+def test_site_round_pages_replay_under_the_house_rules_of_the_ingest(tmp_path: Path) -> None:
+    """A dataset ingested with --variant wish-penalty-200 scores a wish violation with 200
+    points on its game pages, while the rounds' replay pages, replayed from the log alone
+    under the publisher's rules, scored them without: the site contradicted itself."""
+    data, site = tmp_path / "data", tmp_path / "site"
+    made = runner.invoke(app, ["ingest", str(WISH), "--out", str(data), "--variant",
+                               "wish-penalty-200"])
+    assert made.exit_code == 0, made.output
+    marker = json.loads((data / "_tichu_analyze.json").read_text())
+    assert marker["ingests"][-1]["variants"] == ["wish-penalty-200"]
+    report = runner.invoke(app, ["report", str(data), "-o", str(site)])
+    assert report.exit_code == 0, report.output
+    (page,) = (site / "rounds").glob("*-r1.html")
+    text = page.read_text()
+    assert "house rule wish-penalty-200 (given with --variant)" in text
+    assert "wish penalty" in text
+    publisher = tmp_path / "r1.html"
+    _replay(str(WISH), "-f", "html", "-o", str(publisher))
+    assert "wish penalty" not in publisher.read_text()
