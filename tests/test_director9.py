@@ -157,3 +157,29 @@ def test_site_round_pages_replay_under_the_house_rules_of_the_ingest(tmp_path: P
     publisher = tmp_path / "r1.html"
     _replay(str(WISH), "-f", "html", "-o", str(publisher))
     assert "wish penalty" not in publisher.read_text()
+
+
+# -- a broken line in the middle of the disputed round -------------------------------------
+
+
+def test_an_unreadable_line_among_the_rounds_events_is_shown_in_a_file_of_many_games(
+        tmp_path: Path) -> None:
+    """In a file of several games an unreadable line (which names no game) was left out
+    of the view even in the middle of the round: the next player's P003 then looked like
+    a move out of turn, while the play before it was lost to the broken line."""
+    lines = (SAMPLES / "simulated-5-games.jsonl").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines)
+                 if '"game":"sim-2026-2"' in line and '"round_start"' in line)
+    play = next(i for i in range(start, len(lines)) if '"type":"play"' in lines[i]
+                and '"Mahjong"' not in lines[i] and i > start + 8)
+    lines[play] = lines[play][:30]  # cut short: not JSON
+    log = tmp_path / "broken.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    out = _replay(str(log), "-g", "sim-2026-2", "-r", "1")
+    assert f"line {play + 1} ✗ L001 invalid-json: not valid JSON" in out
+    assert ("1 diagnostic on a line that names no game is shown where it lies, among the "
+            "round's events (the file holds other games: the line may be theirs)") in out
+    assert "not shown" not in out
+    elsewhere = _replay(str(log), "-g", "sim-2026-2", "-r", "2")
+    assert f"round 1: L001 (line {play + 1})" in elsewhere
+    assert "shown where it lies" not in elsewhere

@@ -277,6 +277,7 @@ class GameView:
     ended: bool = False
     won_by: int | None = None
     unattributed_hidden: int = 0  # diagnostics on lines naming no game, not shown
+    unattributed_among: int = 0  # such diagnostics shown among a round's lines (many games)
     trichu: bool = False  # three players with a dummy: totals per person (rules 9.3)
     person_totals: dict[str, int] | None = None  # trichu: each person's total
     recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
@@ -324,13 +325,19 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
     by_round: dict[int, list[Diagnostic]] = {}
     game_level: list[Diagnostic] = []
     hidden = 0
+    among: list[int] = []  # the rounds of diagnostics placed by their line only
     starts = [r.line for r in all_rounds]
     for d in trace.diagnostics:
         if id(d) in in_steps:
             continue
         if d.game is None:
-            if not single:
-                hidden += 1
+            if not single:  # other games' lines may lie anywhere: only a round's own span
+                number = _among(all_rounds, d.line)
+                if number is None:
+                    hidden += 1
+                else:
+                    among.append(number)
+                    by_round.setdefault(number, []).append(d)
                 continue
             number = _round_at(all_rounds, starts, d.line)
             if number is None:
@@ -350,6 +357,7 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         len(all_rounds), round,
         totals=grec.totals, recorded_totals=grec.recorded_score, ended=grec.ended,
         won_by=grec.won_by, unattributed_hidden=hidden,
+        unattributed_among=sum(1 for n in among if any(r.round == n for r in rounds)),
         trichu=grec.trichu, person_totals=grec.person_totals,
         recorded_persons=grec.recorded_persons, person_winner=grec.person_winner,
         variants=tuple(name for name in VARIANTS if name in grec.variants),
@@ -377,6 +385,15 @@ def _next_start(rounds: list[RoundRecord], rec: RoundRecord) -> int | None:
 
 def _line(d: Diagnostic) -> int:
     return d.line
+
+
+def _among(rounds: list[RoundRecord], line: int) -> int | None:
+    """The round whose events come before and after ``line`` (in a file of many games, a
+    line that names no game is shown in a round only there)."""
+    for r in rounds:
+        if r.steps and r.line < line < r.steps[-1].line:
+            return r.round
+    return None
 
 
 def _round_at(rounds: list[RoundRecord], starts: list[int], line: int) -> int | None:
@@ -1378,19 +1395,30 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
         for where, found in view.elsewhere:
             text = ", ".join(f"{d.code}{_NBSP}(line{_NBSP}{d.line})" for d in found)
             w.add([(f"  {where}: ", "bold")], [(text, "")], hang=4)
-    if view.unattributed_hidden:
-        hidden = view.unattributed_hidden
+    if view.unattributed_hidden or view.unattributed_among:
         w.blank()
-        w.add([], [(_hidden_words(hidden), "dim")])
+        w.add([], [(_hidden_words(view), "dim")])
 
 
-def _hidden_words(hidden: int) -> str:
-    """The note on the diagnostics of lines that name no game, left out of the view."""
-    if hidden == 1:
-        return ("1 diagnostic on a line that names no game is not shown; "
-                "'tichu-analyze check' lists it")
-    return (f"{hidden} diagnostics on lines that name no game are not shown; "
-            "'tichu-analyze check' lists them")
+def _hidden_words(view: GameView) -> str:
+    """The note on the diagnostics of lines that name no game in a file of many games:
+    those among a round's events are shown there, the others left out of the view."""
+    words = []
+    among, hidden = view.unattributed_among, view.unattributed_hidden
+    if among:
+        one = among == 1
+        words.append(f"{_no_game(among)} shown where {'it lies' if one else 'they lie'}, among "
+                     f"the round's events (the file holds other games: the line{'s' * (not one)} "
+                     "may be theirs)")
+    if hidden:
+        words.append(f"{_no_game(hidden)} not shown; 'tichu-analyze check' lists "
+                     f"{'it' if hidden == 1 else 'them'}")
+    return "; ".join(words)
+
+
+def _no_game(n: int) -> str:
+    return ("1 diagnostic on a line that names no game is" if n == 1
+            else f"{n} diagnostics on lines that name no game are")
 
 
 def _teams_words(view: GameView) -> str:
@@ -1853,6 +1881,6 @@ def _html_footer(h: _Html, view: GameView) -> list[str]:
             + "</li>" for where, found in view.elsewhere)
         out.append(f'<section class="block"><h3>Elsewhere in game {h.text(view.game)}</h3>'
                    f"<ul>{items}</ul></section>")
-    if view.unattributed_hidden:
-        out.append(f'<p class="meta">{_hidden_words(view.unattributed_hidden)}.</p>')
+    if view.unattributed_hidden or view.unattributed_among:
+        out.append(f'<p class="meta">{h.text(_hidden_words(view))}.</p>')
     return out
