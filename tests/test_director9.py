@@ -183,3 +183,20 @@ def test_an_unreadable_line_among_the_rounds_events_is_shown_in_a_file_of_many_g
     elsewhere = _replay(str(log), "-g", "sim-2026-2", "-r", "2")
     assert f"round 1: L001 (line {play + 1})" in elsewhere
     assert "shown where it lies" not in elsewhere
+
+
+# -- the game's score -------------------------------------------------------------------
+
+
+def test_a_rounds_result_gives_the_games_score_after_it(tmp_path: Path) -> None:
+    """'The score is wrong' is often the running total: a round shown alone gave its own
+    score only. The real BSW game: 0-400 after round 1, 205-495 after round 2."""
+    assert ("game score team 0 205 · team 1 495 after round 2 (the rounds scored so far)"
+            in _replay(str(TCH), "-r", "2"))
+    page = tmp_path / "r2.html"
+    _replay(str(TCH), "-r", "2", "-f", "html", "-o", str(page))
+    assert "team 0 205 · team 1 495 after round 2 (the rounds scored so far)" in (
+        page.read_text())
+    # a round left unscored adds nothing, as in the game's totals
+    out = _replay(str(ROOT / "tests/fixtures/audit/disputed.jsonl"), "-g", "g1", "-r", "2")
+    assert "game score team 0 -210 · team 1 210 after round 2" in out

@@ -238,6 +238,9 @@ class RoundView:
     stray: list[Entry] = field(default_factory=list)
     """Events after the round's round_end that the replay skipped (a ``deal`` before the
     next round_start: L007): shown after the result, as no part of it."""
+    game_after: list[int] | None = None
+    """The game's score per team after this round (the engine's ``GameState.totals`` when
+    the round was closed: the rounds scored so far); None in ``trichu``."""
 
     @property
     def notes(self) -> list[tuple[Note, str]]:
@@ -363,6 +366,9 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         variants=tuple(name for name in VARIANTS if name in grec.variants),
         given=trace.variants,
     )
+    if not grec.trichu:  # (trichu: per person, in the game's totals)
+        for rv in view.rounds:
+            rv.game_after = rv.record.game_totals
     if round is None:
         view.before = [Note(d) for d in game_level if d.line < first]
         view.after = [Note(d) for d in game_level if d.line >= first]
@@ -890,7 +896,7 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
                                       "that is not scored adds nothing to the game total)"]))
         if rec.recorded_finish is not None:
             rows.append(("recorded order", [", ".join(map(str, rec.recorded_finish))]))
-        return rows
+        return rows + _game_row(v)
     order = rec.finish_order
     finish: list[Piece] = []
     for i, out_seat in enumerate(order[:half] if rec.double_victory else order):
@@ -975,7 +981,16 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
                                                         f"{diff[1]:+d} for team 1")]))
     else:
         rows.append(("recorded", ["no score recorded (no round_end)"]))
-    return rows
+    return rows + _game_row(v)
+
+
+def _game_row(v: RoundView) -> list[tuple[str, list[Piece]]]:
+    """The game's score after the round (the rounds scored so far)."""
+    total = v.game_after
+    if total is None:
+        return []
+    return [("game score", [f"team 0 {total[0]} · team 1 {total[1]} after round "
+                            f"{v.record.round} (the rounds scored so far)"])]
 
 
 # ------------------------------------------------------------------------ cleaning

@@ -31,6 +31,9 @@ class RoundRecord:
     """The hands after each step (``steps[i]``), when the recorder keeps them."""
     phase_after: list[Phase] = field(default_factory=list)
     """The round's phase after each step, when the recorder keeps the hands."""
+    game_totals: list[int] | None = None
+    """The game's totals per team once the round was closed (``GameState.totals``: the
+    rounds the replay scored so far)."""
 
     @property
     def round(self) -> int:
@@ -164,6 +167,7 @@ class Recorder(Visitor):
     def end_round(self, game: GameState, rnd: RoundState) -> None:
         rec = self._open.pop(game.id, None)
         if rec is not None:
+            rec.game_totals = list(game.totals)
             self.round_recorded(rec)
 
     def end_game(self, game: GameState) -> None:
