@@ -200,3 +200,15 @@ def test_a_rounds_result_gives_the_games_score_after_it(tmp_path: Path) -> None:
     # a round left unscored adds nothing, as in the game's totals
     out = _replay(str(ROOT / "tests/fixtures/audit/disputed.jsonl"), "-g", "g1", "-r", "2")
     assert "game score team 0 -210 · team 1 210 after round 2" in out
+
+
+def test_a_legal_bomb_out_of_turn_says_it_is_allowed() -> None:
+    """'bombs ... (out of turn)' with nothing under it left a player who complained of a
+    bomb out of turn wondering whether it was a violation: it is allowed (rules 4.3)."""
+    out = _replay(str(ROOT / "tests/fixtures/audit/disputed.jsonl"), "-g", "g1", "-r", "1")
+    assert ("Chloe (2) bombs 10j 10s 10p 10r — bomb: four 10s on Dev's pair of Kings (out of "
+            "turn, allowed for a bomb: rules 4.3)") in out
+    # any other play out of turn keeps the plain mark, with its P003
+    p003 = _replay(str(ROOT / "tests/fixtures/faults/P003_pass_dropped_next_seat_plays.jsonl"))
+    assert "(out of turn) · " in p003 and "✗ P003 out-of-turn" in p003
+    assert "allowed for a bomb" not in p003

@@ -695,7 +695,9 @@ def _play_phrase(entry: Entry, step: Step, ev: Play) -> list[Piece]:
     else:
         verb = "bombs " if combo.is_bomb else "plays "
         words = [verb, shown, *what, *_on(step)]
-        if step.out_of_turn:
+        if step.out_of_turn and combo.is_bomb and not entry.notes:  # the engine found it legal
+            words += [" ", Em("(out of turn, allowed for a bomb: rules 4.3)")]
+        elif step.out_of_turn:
             words += [" ", Em("(out of turn)")]
     wish = ev.wish
     if isinstance(wish, str) and wish in RANK_BY_TOKEN and not any(
