@@ -212,3 +212,20 @@ def test_a_legal_bomb_out_of_turn_says_it_is_allowed() -> None:
     p003 = _replay(str(ROOT / "tests/fixtures/faults/P003_pass_dropped_next_seat_plays.jsonl"))
     assert "(out of turn) · " in p003 and "✗ P003 out-of-turn" in p003
     assert "allowed for a bomb" not in p003
+
+
+# -- a .tch file: its card letters --------------------------------------------------------
+
+
+def test_replay_of_a_tch_file_says_how_its_cards_read_there(tmp_path: Path) -> None:
+    """The view writes 'Jp' where the .tch line a director compares it with says 'BB':
+    nothing said how BSW's letters map to the view's."""
+    out = _replay(str(TCH), "-r", "1")
+    assert ("BSW the .tch file writes a card as its suit's colour, then its rank: G Jade "
+            "(green), S Sword (black), B Pagoda (blue), R Star (red); B Jack (Bube), D Queen "
+            "(Dame): BB = Jp, RD = Qr, G10 = 10j, SA = As; Ma Mahjong, Hu Dog, Ph Phoenix, Dr "
+            "Dragon") in out
+    assert "BSW " not in _replay(str(WISH))
+    page = tmp_path / "r1.html"
+    _replay(str(TCH), "-r", "1", "-f", "html", "-o", str(page))
+    assert '<p class="meta">BSW: the .tch file writes a card' in page.read_text()

@@ -32,6 +32,7 @@ from pathlib import Path
 from rich.cells import cell_len
 from rich.text import Text
 
+from .bsw import TCH_TOKEN
 from .cards import (
     BIT,
     CARD_BY_TOKEN,
@@ -46,7 +47,7 @@ from .cards import (
 from .combos import Combo, describe
 from .diagnostics import EXCLUSIVE_VARIANTS, RULES, VARIANTS, Diagnostic
 from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
-from .logfile import replay_file
+from .logfile import is_tch, replay_file
 from .record import Recorder, RoundRecord
 from .safetext import NAME_LIMIT, TEXT_LIMIT
 from .safetext import clean as _clean
@@ -97,6 +98,7 @@ class Trace:
     rounds: list[RoundRecord]  # the rounds of the kept game(s), in order
     diagnostics: list[Diagnostic]  # of the kept game(s), and of lines that name no game
     variants: frozenset[str] = frozenset()  # given with --variant (a game adds its log's)
+    tch: bool = False  # a Brettspielwelt .tch file (its own card letters)
 
 
 class _GameRecorder(Recorder):
@@ -126,7 +128,7 @@ def load(path: Path, game: str | None = None, display: str | None = None,
     name = display or str(path)
     replay_file(path, recorder, display=name, variants=variants, stop_after_game=game)
     games = {g.id: g for g in sorted(recorder.games, key=lambda g: g.line)}
-    return Trace(name, games, recorder.rounds, recorder.diagnostics, variants)
+    return Trace(name, games, recorder.rounds, recorder.diagnostics, variants, is_tch(path))
 
 
 def _games_hint(trace: Trace) -> str:
@@ -287,6 +289,7 @@ class GameView:
     person_winner: str | None = None  # trichu: the person with most points after the last round
     variants: tuple[str, ...] = ()  # the variants in force in the game (the engine's)
     given: frozenset[str] = frozenset()  # those given with --variant (else named in the log)
+    tch: bool = False  # the log is a Brettspielwelt .tch file
 
     @property
     def seated(self) -> list[str]:
@@ -364,7 +367,7 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         trichu=grec.trichu, person_totals=grec.person_totals,
         recorded_persons=grec.recorded_persons, person_winner=grec.person_winner,
         variants=tuple(name for name in VARIANTS if name in grec.variants),
-        given=trace.variants,
+        given=trace.variants, tch=trace.tch,
     )
     if not grec.trichu:  # (trichu: per person, in the game's totals)
         for rv in view.rounds:
@@ -1154,6 +1157,8 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
           + [("; ", ""), ("Mahjong", _SPECIAL_STYLE), (" ", ""), ("Dog", _SPECIAL_STYLE),
              (" ", ""), ("Phoenix", _SPECIAL_STYLE), (" ", ""), ("Dragon", _SPECIAL_STYLE)],
           hang=2)
+    if view.tch:
+        w.add([("BSW     ", "bold")], [(TCH_CARDS, "")], hang=2)
     if view.before:
         w.blank()
         w.add([], [("Before the first round", "bold")])
@@ -1447,6 +1452,15 @@ def _teams_words(view: GameView) -> str:
     return f" · team 0: {_members(seated, 0)} · team 1: {_members(seated, 1)}"
 
 
+TCH_CARDS = (
+    "the .tch file writes a card as its suit's colour, then its rank: G Jade (green), S Sword "
+    "(black), B Pagoda (blue), R Star (red); B Jack (Bube), D Queen (Dame): "
+    + ", ".join(f"{TCH_TOKEN[t]} = {t}" for t in ("Jp", "Qr", "10j", "As"))
+    + f"; {TCH_TOKEN['Mahjong']} Mahjong, {TCH_TOKEN['Dog']} Dog, {TCH_TOKEN['Phoenix']} "
+    f"Phoenix, {TCH_TOKEN['Dragon']} Dragon")
+"""How the cards of the view read in a Brettspielwelt file (docs/bsw.md)."""
+
+
 def rules_phrase(view: GameView) -> str:
     """Which rules the replay applied: the publisher's, or with the variants in force in
     the game (the engine's, rules.md 9), each with where it came from."""
@@ -1681,6 +1695,8 @@ def render_html(view: GameView) -> str:
                                           "Dragon"))
     out.append(f'<p class="meta legend">Cards: {legend} — suits j Jade (green), s Sword '
                "(black), p Pagoda (blue), r Star (red)</p>")
+    if view.tch:
+        out.append(f'<p class="meta">BSW: {h.text(TCH_CARDS)}</p>')
     if view.before:
         out.append('<section class="block bad"><h3>Before the first round</h3>')
         out += [h.note(n, 0, with_line=True) for n in view.before]
