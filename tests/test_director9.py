@@ -229,3 +229,26 @@ def test_replay_of_a_tch_file_says_how_its_cards_read_there(tmp_path: Path) -> N
     page = tmp_path / "r1.html"
     _replay(str(TCH), "-r", "1", "-f", "html", "-o", str(page))
     assert '<p class="meta">BSW: the .tch file writes a card' in page.read_text()
+
+
+def test_a_pass_the_tch_file_left_out_is_marked_as_the_readers() -> None:
+    """The W001 of this round rests on a pass BSW did not write: 'line 19 Bernd passes'
+    while line 19 of the file is Clara's play. The view now says where the pass comes
+    from, so a director can weigh it."""
+    out = _replay(str(ROOT / "tests/fixtures/tch/W001_wish_ignored_pass_missing.tch"))
+    assert ("line 19 Bernd (1) passes on Anna's Mahjong (not recorded here in the .tch file, "
+            "which leaves passes out or logs them out of order: the play at this line shows "
+            "it) ✗ W001 wish-ignored") in out
+    assert "line 19 Clara (2) plays 10s — single 10 on Anna's Mahjong · 13 left" in out
+    assert out.count("not recorded here") == 1
+
+
+def test_a_dragon_gift_the_tch_file_left_out_is_marked_as_the_readers() -> None:
+    out = _replay(str(ROOT / "tests/fixtures/tch/habit_missing_drache_an_score_decides.tch"))
+    assert ("line 32 Bernd (1) gives the Dragon's trick to Anna (0) (no 'Drache an:' in the "
+            ".tch file: given to the opponent that makes the recorded score come out, else the "
+            "next seat after the winner; docs/bsw.md)") in out
+    # a recorded gift, as in the real game, is not marked; nor is anything in JSON lines
+    assert "no 'Drache an:'" not in _replay(str(TCH))
+    assert "not recorded here" not in _replay(str(SAMPLES / "simulated-5-games.jsonl"), "-g",
+                                              "sim-2026-1")

@@ -192,6 +192,7 @@ class Entry:
     notes: list[Note]
     hands: list[int] | None = None  # the hands just before the event (once play began)
     place: int | None = None  # 1, 2, 3...: the seat went out with this play
+    inferred: bool = False  # a pass or Dragon gift a .tch file left out (a later event's line)
 
 
 @dataclass(slots=True)
@@ -447,6 +448,8 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
     playing = False
     previous: list[int] | None = None
     hands: list[int] | None = None
+    # a .tch reader's inserted event carries the line of the event that shows it happened
+    last_at = {step.line: i for i, step in enumerate(rec.steps)}
     for i, step in enumerate(rec.steps):
         ev = step.event
         if not playing and isinstance(ev, Play | Pass) and any(rec.hands_played):
@@ -456,7 +459,8 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
             hands = rec.hands_after[i]
         previous = rec.hands_after[i]
         notes = [Note(d, _could_play(d, step)) for d in step.diagnostics]
-        entry = Entry(step.line, step, notes, before)
+        entry = Entry(step.line, step, notes, before,
+                      inferred=isinstance(ev, Pass | DragonGift) and last_at[step.line] != i)
         if step.went_out and step.seat is not None and step.seat in state.out:
             entry.place = state.out.index(step.seat) + 1
         entries.append(entry)
@@ -648,11 +652,18 @@ def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
             words += [" ", Em("(out of turn)")]
         if step.skipped:
             words.append(" (not applied)")
+        if entry.inferred:
+            words.append(" (not recorded here in the .tch file, which leaves passes out or "
+                         "logs them out of order: the play at this line shows it)")
         return words
     if isinstance(ev, DragonGift):
         words = ["gives the Dragon's trick to ", Who(ev.to)]
         if step.skipped:
             words.append(" (not applied)")
+        if entry.inferred:
+            words.append(" (no 'Drache an:' in the .tch file: given to the opponent that makes "
+                         "the recorded score come out, else the next seat after the winner; "
+                         "docs/bsw.md)")
         return words
     if isinstance(ev, Call):
         return [f"calls {_CALL.get(ev.call, ev.call)}"]
