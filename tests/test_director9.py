@@ -252,3 +252,19 @@ def test_a_dragon_gift_the_tch_file_left_out_is_marked_as_the_readers() -> None:
     assert "no 'Drache an:'" not in _replay(str(TCH))
     assert "not recorded here" not in _replay(str(SAMPLES / "simulated-5-games.jsonl"), "-g",
                                               "sim-2026-1")
+
+
+# -- a ruling on paper --------------------------------------------------------------------
+
+
+def test_the_html_page_prints_with_its_cards_and_without_the_navigation(
+        tmp_path: Path) -> None:
+    """Printed (or saved as PDF) for a written ruling, the special cards, white on a
+    coloured background the browser leaves out on paper, were blank, and the navigation
+    column took a third of every page."""
+    page = tmp_path / "r1.html"
+    _replay(str(WISH), "-f", "html", "-o", str(page))
+    text = page.read_text()
+    css = text[text.index("@media print{"):text.index("</style>")]
+    assert "print-color-adjust:exact" in css
+    assert "nav{display:none}" in css

@@ -1585,6 +1585,9 @@ table.grid td{border-bottom:1px solid #eee}
 table.result th{width:9rem;white-space:nowrap}
 ul.diags{margin:.3rem 0;padding-left:1.2rem}
 .ok{color:#17803d;font-weight:600}
+@media print{body{display:block;background:#fff;-webkit-print-color-adjust:exact;
+print-color-adjust:exact}nav{display:none}main{max-width:none;padding:0}
+tr,.hand,.outcome{break-inside:avoid}}
 """
 
 
