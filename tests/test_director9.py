@@ -268,3 +268,34 @@ def test_the_html_page_prints_with_its_cards_and_without_the_navigation(
     css = text[text.index("@media print{"):text.index("</style>")]
     assert "print-color-adjust:exact" in css
     assert "nav{display:none}" in css
+
+
+# -- a game the variants reject -----------------------------------------------------------
+
+
+def _replay_fails(*args: str) -> str:
+    result = runner.invoke(app, ["replay", *args])
+    assert result.exit_code == 2, result.output
+    return flat(result.output)
+
+
+def test_replay_says_why_a_game_start_was_rejected(tmp_path: Path) -> None:
+    """A four-player log replayed with --variant tientsin said 'holds no game (no
+    readable game_start)': the game_start is readable, the variant rejects it."""
+    out = _replay_fails(str(WISH), "--variant", "tientsin")
+    assert ("holds no game that could be replayed: its game_start at line 1 was rejected: "
+            "L002 game_start needs six distinct, non-empty player names (tientsin, played by "
+            "six, is in force from the command line)") in out
+    assert "no readable game_start" not in out
+    # one game of several, named with --game
+    lines = WISH.read_text().splitlines()
+    second = [line.replace('"game":"g1"', '"game":"g2"') for line in lines]
+    start = json.loads(second[0])
+    start["variants"] = ["nope"]
+    second[0] = json.dumps(start)
+    log = tmp_path / "two.jsonl"
+    log.write_text("\n".join(lines + second) + "\n")
+    out = _replay_fails(str(log), "-g", "g2")
+    assert ("game 'g2' in " + str(log) + " could not be replayed: its game_start at line "
+            f"{len(lines) + 1} was rejected: L002 game_start: unknown variant 'nope'") in out
+    _replay(str(log), "-g", "g1")

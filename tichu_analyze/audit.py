@@ -146,10 +146,32 @@ def _round_list(numbers: list[int]) -> str:
     return ("round " if len(numbers) == 1 else "rounds ") + ", ".join(map(str, numbers))
 
 
+def _rejected_starts(trace: Trace) -> dict[str, Diagnostic]:
+    """Per game id the engine never started, the first L002 of its ``game_start`` (an
+    unknown variant, names that do not fit the variant, ...)."""
+    found: dict[str, Diagnostic] = {}
+    for d in trace.diagnostics:
+        if (d.code == "L002" and d.game is not None and d.round is None
+                and d.game not in trace.games and d.message.startswith("game_start")):
+            found.setdefault(d.game, d)
+    return found
+
+
 def pick(trace: Trace, game: str | None, round: int | None) -> tuple[GameState, list[RoundRecord]]:
     """The game and the rounds to show; :class:`AuditError` naming what the file holds."""
+    rejected = _rejected_starts(trace)
     if not trace.games:
+        if rejected and (game is None or game in rejected):
+            d = rejected[game] if game is not None else next(iter(rejected.values()))
+            raise AuditError(f"{trace.file} holds no game that could be replayed: its "
+                             f"game_start at line {d.line} was rejected: {d.code} "
+                             f"{clean(d.message, TEXT_LIMIT)}")
         raise AuditError(f"{trace.file} holds no game (no readable game_start)")
+    if game is not None and game not in trace.games and game in rejected:
+        d = rejected[game]
+        raise AuditError(f"game {clean(game)!r} in {trace.file} could not be replayed: its "
+                         f"game_start at line {d.line} was rejected: {d.code} "
+                         f"{clean(d.message, TEXT_LIMIT)}")
     if game is None:
         if len(trace.games) > 1:
             raise AuditError(f"{trace.file} holds {len(trace.games)} games; choose one with "
