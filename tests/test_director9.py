@@ -299,3 +299,34 @@ def test_replay_says_why_a_game_start_was_rejected(tmp_path: Path) -> None:
     assert ("game 'g2' in " + str(log) + " could not be replayed: its game_start at line "
             f"{len(lines) + 1} was rejected: L002 game_start: unknown variant 'nope'") in out
     _replay(str(log), "-g", "g1")
+
+
+# -- after the Dog ------------------------------------------------------------------------
+
+
+def test_a_bomb_on_the_dog_under_the_house_rule_is_explained() -> None:
+    """'the lead passes to Chloe (2)', then Ben leads a bomb with no diagnostic: under
+    dog-can-be-bombed the bomb is allowed, and the view did not say why Ben led."""
+    out = _replay(str(ROOT / "tests/fixtures/variants/B003_ok_house_rule_named_in_log.jsonl"))
+    assert ("the Dog's trick ends at once; Ana (0) keeps it (0 points) and the lead passes to "
+            "Chloe (2); Ben (1) bombs it instead, as the house rule dog-can-be-bombed "
+            "allows") in out
+    plain = _replay(str(ROOT / "tests/fixtures/rules/B003_bomb_on_dog.jsonl"))
+    assert "the lead passes to Chloe (2) Trick 2" in plain
+    assert "✗ B003 bomb-on-dog" in plain and "dog-can-be-bombed allows" not in plain
+
+
+def test_the_seats_due_to_lead_after_the_dog_are_the_engines(tmp_path: Path) -> None:
+    """The view named the seat the lead passes to after the Dog by a rule of its own; it
+    now asks the engine (RoundState.may_lead), which the Recorder keeps per Dog trick."""
+    from tichu_analyze.logfile import replay_file
+    from tichu_analyze.record import Recorder
+
+    recorder = Recorder()
+    log = ROOT / "tests/fixtures/variants/P003_ok_tientsin_dog_to_nearer_partner.jsonl"
+    replay_file(log, recorder)
+    (rec,) = recorder.rounds
+    dog = next(t for t in rec.tricks if t.dog)
+    assert rec.dog_leads == {dog.number: [0, 2]}  # seat 4's partners holding cards
+    out = _replay(str(log))
+    assert "the lead passes to Ana (0), a partner of Eve's choice" in out

@@ -60,7 +60,6 @@ from .state import (
     Step,
     Trick,
     call_value,
-    partners,
 )
 
 __all__ = [
@@ -231,6 +230,7 @@ class TrickView:
     next_leader: int | None = None
     gift_line: int | None = None  # line of the dragon_gift that gave it
     dog_due: list[int] | None = None  # after the Dog: the seats the lead passes to
+    next_lead: Entry | None = None  # the lead of the next trick
 
 
 @dataclass(slots=True)
@@ -559,8 +559,10 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
         tricks.append(view)
     for prev, nxt in zip(tricks, tricks[1:], strict=False):
         prev.next_leader = nxt.leader
-        if prev.ending == "dog" and prev.record is not None and nxt.hands is not None:
-            prev.dog_due = _dog_due(prev.record.winner, nxt.hands)
+        prev.next_lead = next((e for e in nxt.entries if e.step is not None and e.step.lead),
+                              None)
+        if prev.ending == "dog" and prev.record is not None:
+            prev.dog_due = rec.dog_leads.get(prev.record.number)
 
     # 4. calls (timed by the phase of the round when they came) and the fatal diagnostic
     calls: list[CallView] = []
@@ -784,23 +786,6 @@ def _exchange_phrase(ev: Exchange, skipped: bool, seat_view: int | None) -> list
     return words
 
 
-def _dog_due(seat: int, hands: list[int]) -> list[int]:
-    """Who may lead after ``seat``'s Dog (rules 5.2, 9.2), from the hands after it: the
-    partner (either partner in ``tientsin``) holding cards, else the next seat in order
-    that does (after the partner; in ``tientsin`` after the Dog's player)."""
-    n = len(hands)
-    if n == 6:
-        due = [p for p in partners(seat, n) if hands[p]]
-        if due:
-            return due
-        start = seat
-    else:
-        start = (seat + 2) % n
-        if hands[start]:
-            return [start]
-    return next(([s] for k in range(1, n + 1) if hands[s := (start + k) % n]), [])
-
-
 def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
     """How the trick ended, who takes it and for how many points."""
     rec = t.record
@@ -822,6 +807,12 @@ def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
             lead += [" and the lead passes to " if i == 0 else " or ", Who(seat)]
         if lead and len(due) > 1:  # tientsin: either partner holding cards (rules 9.2)
             lead.append(f", a partner of {clean(state.players[rec.winner])}'s choice")
+        bomb = t.next_lead
+        if (to is None and t.next_leader is not None and state.dog_bombs and bomb is not None
+                and bomb.step is not None and bomb.step.combo is not None
+                and bomb.step.combo.is_bomb and not bomb.notes):
+            lead += ["; ", Who(t.next_leader), " bombs it instead, as the house rule "
+                     "dog-can-be-bombed allows"]
         return ["the Dog's trick ends at once; ", Who(rec.winner), " keeps it (0 points)", *lead]
     with_: list[Piece] = []
     if rec.top is not None:
