@@ -309,7 +309,7 @@ def test_a_bomb_on_the_dog_under_the_house_rule_is_explained() -> None:
     dog-can-be-bombed the bomb is allowed, and the view did not say why Ben led."""
     out = _replay(str(ROOT / "tests/fixtures/variants/B003_ok_house_rule_named_in_log.jsonl"))
     assert ("the Dog's trick ends at once; Ana (0) keeps it (0 points) and the lead passes to "
-            "Chloe (2); Ben (1) bombs it instead, as the house rule dog-can-be-bombed "
+            "Chloe (2); Ben (1) bombs the Dog instead, as the house rule dog-can-be-bombed "
             "allows") in out
     plain = _replay(str(ROOT / "tests/fixtures/rules/B003_bomb_on_dog.jsonl"))
     assert "the lead passes to Chloe (2) Trick 2" in plain

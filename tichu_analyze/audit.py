@@ -657,7 +657,7 @@ def _on(step: Step) -> list[Piece]:
     if step.top is None:
         return []
     owner: list[Piece] = (["their own "] if step.top_seat is not None
-                          and step.top_seat == step.seat  # a winner's pass (P006)
+                          and step.top_seat == step.seat  # the seat's own play on the table
                           else [Who(step.top_seat, short=True), "'s "]
                           if step.top_seat is not None else ["the "])
     return [" on ", *owner, _combo_words(step.top)]
@@ -811,7 +811,7 @@ def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
         if (to is None and t.next_leader is not None and state.dog_bombs and bomb is not None
                 and bomb.step is not None and bomb.step.combo is not None
                 and bomb.step.combo.is_bomb and not bomb.notes):
-            lead += ["; ", Who(t.next_leader), " bombs it instead, as the house rule "
+            lead += ["; ", Who(t.next_leader), " bombs the Dog instead, as the house rule "
                      "dog-can-be-bombed allows"]
         return ["the Dog's trick ends at once; ", Who(rec.winner), " keeps it (0 points)", *lead]
     with_: list[Piece] = []
