@@ -32,6 +32,7 @@ from pathlib import Path
 from rich.cells import cell_len
 from rich.text import Text
 
+from .bsw import TCH_TOKEN
 from .cards import (
     BIT,
     CARD_BY_TOKEN,
@@ -44,9 +45,9 @@ from .cards import (
     rank_name,
 )
 from .combos import Combo, describe
-from .diagnostics import RULES, Diagnostic
+from .diagnostics import EXCLUSIVE_VARIANTS, RULES, VARIANTS, Diagnostic
 from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
-from .logfile import replay_file
+from .logfile import is_tch, replay_file
 from .record import Recorder, RoundRecord
 from .safetext import NAME_LIMIT, TEXT_LIMIT
 from .safetext import clean as _clean
@@ -59,7 +60,6 @@ from .state import (
     Step,
     Trick,
     call_value,
-    partners,
 )
 
 __all__ = [
@@ -96,6 +96,8 @@ class Trace:
     games: dict[str, GameState]  # every game of the file, in file order
     rounds: list[RoundRecord]  # the rounds of the kept game(s), in order
     diagnostics: list[Diagnostic]  # of the kept game(s), and of lines that name no game
+    variants: frozenset[str] = frozenset()  # given with --variant (a game adds its log's)
+    tch: bool = False  # a Brettspielwelt .tch file (its own card letters)
 
 
 class _GameRecorder(Recorder):
@@ -125,7 +127,7 @@ def load(path: Path, game: str | None = None, display: str | None = None,
     name = display or str(path)
     replay_file(path, recorder, display=name, variants=variants, stop_after_game=game)
     games = {g.id: g for g in sorted(recorder.games, key=lambda g: g.line)}
-    return Trace(name, games, recorder.rounds, recorder.diagnostics)
+    return Trace(name, games, recorder.rounds, recorder.diagnostics, variants, is_tch(path))
 
 
 def _games_hint(trace: Trace) -> str:
@@ -143,10 +145,32 @@ def _round_list(numbers: list[int]) -> str:
     return ("round " if len(numbers) == 1 else "rounds ") + ", ".join(map(str, numbers))
 
 
+def _rejected_starts(trace: Trace) -> dict[str, Diagnostic]:
+    """Per game id the engine never started, the first L002 of its ``game_start`` (an
+    unknown variant, names that do not fit the variant, ...)."""
+    found: dict[str, Diagnostic] = {}
+    for d in trace.diagnostics:
+        if (d.code == "L002" and d.game is not None and d.round is None
+                and d.game not in trace.games and d.message.startswith("game_start")):
+            found.setdefault(d.game, d)
+    return found
+
+
 def pick(trace: Trace, game: str | None, round: int | None) -> tuple[GameState, list[RoundRecord]]:
     """The game and the rounds to show; :class:`AuditError` naming what the file holds."""
+    rejected = _rejected_starts(trace)
     if not trace.games:
+        if rejected and (game is None or game in rejected):
+            d = rejected[game] if game is not None else next(iter(rejected.values()))
+            raise AuditError(f"{trace.file} holds no game that could be replayed: its "
+                             f"game_start at line {d.line} was rejected: {d.code} "
+                             f"{clean(d.message, TEXT_LIMIT)}")
         raise AuditError(f"{trace.file} holds no game (no readable game_start)")
+    if game is not None and game not in trace.games and game in rejected:
+        d = rejected[game]
+        raise AuditError(f"game {clean(game)!r} in {trace.file} could not be replayed: its "
+                         f"game_start at line {d.line} was rejected: {d.code} "
+                         f"{clean(d.message, TEXT_LIMIT)}")
     if game is None:
         if len(trace.games) > 1:
             raise AuditError(f"{trace.file} holds {len(trace.games)} games; choose one with "
@@ -189,6 +213,7 @@ class Entry:
     notes: list[Note]
     hands: list[int] | None = None  # the hands just before the event (once play began)
     place: int | None = None  # 1, 2, 3...: the seat went out with this play
+    inferred: bool = False  # a pass or Dragon gift a .tch file left out (a later event's line)
 
 
 @dataclass(slots=True)
@@ -205,6 +230,7 @@ class TrickView:
     next_leader: int | None = None
     gift_line: int | None = None  # line of the dragon_gift that gave it
     dog_due: list[int] | None = None  # after the Dog: the seats the lead passes to
+    next_lead: Entry | None = None  # the lead of the next trick
 
 
 @dataclass(slots=True)
@@ -237,6 +263,9 @@ class RoundView:
     stray: list[Entry] = field(default_factory=list)
     """Events after the round's round_end that the replay skipped (a ``deal`` before the
     next round_start: L007): shown after the result, as no part of it."""
+    game_after: list[int] | None = None
+    """The game's score per team after this round (the engine's ``GameState.totals`` when
+    the round was closed: the rounds scored so far); None in ``trichu``."""
 
     @property
     def notes(self) -> list[tuple[Note, str]]:
@@ -276,10 +305,14 @@ class GameView:
     ended: bool = False
     won_by: int | None = None
     unattributed_hidden: int = 0  # diagnostics on lines naming no game, not shown
+    unattributed_among: int = 0  # such diagnostics shown among a round's lines (many games)
     trichu: bool = False  # three players with a dummy: totals per person (rules 9.3)
     person_totals: dict[str, int] | None = None  # trichu: each person's total
     recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
     person_winner: str | None = None  # trichu: the person with most points after the last round
+    variants: tuple[str, ...] = ()  # the variants in force in the game (the engine's)
+    given: frozenset[str] = frozenset()  # those given with --variant (else named in the log)
+    tch: bool = False  # the log is a Brettspielwelt .tch file
 
     @property
     def seated(self) -> list[str]:
@@ -321,13 +354,19 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
     by_round: dict[int, list[Diagnostic]] = {}
     game_level: list[Diagnostic] = []
     hidden = 0
+    among: list[int] = []  # the rounds of diagnostics placed by their line only
     starts = [r.line for r in all_rounds]
     for d in trace.diagnostics:
         if id(d) in in_steps:
             continue
         if d.game is None:
-            if not single:
-                hidden += 1
+            if not single:  # other games' lines may lie anywhere: only a round's own span
+                number = _among(all_rounds, d.line)
+                if number is None:
+                    hidden += 1
+                else:
+                    among.append(number)
+                    by_round.setdefault(number, []).append(d)
                 continue
             number = _round_at(all_rounds, starts, d.line)
             if number is None:
@@ -347,9 +386,15 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         len(all_rounds), round,
         totals=grec.totals, recorded_totals=grec.recorded_score, ended=grec.ended,
         won_by=grec.won_by, unattributed_hidden=hidden,
+        unattributed_among=sum(1 for n in among if any(r.round == n for r in rounds)),
         trichu=grec.trichu, person_totals=grec.person_totals,
         recorded_persons=grec.recorded_persons, person_winner=grec.person_winner,
+        variants=tuple(name for name in VARIANTS if name in grec.variants),
+        given=trace.variants, tch=trace.tch,
     )
+    if not grec.trichu:  # (trichu: per person, in the game's totals)
+        for rv in view.rounds:
+            rv.game_after = rv.record.game_totals
     if round is None:
         view.before = [Note(d) for d in game_level if d.line < first]
         view.after = [Note(d) for d in game_level if d.line >= first]
@@ -372,6 +417,15 @@ def _next_start(rounds: list[RoundRecord], rec: RoundRecord) -> int | None:
 
 def _line(d: Diagnostic) -> int:
     return d.line
+
+
+def _among(rounds: list[RoundRecord], line: int) -> int | None:
+    """The round whose events come before and after ``line`` (in a file of many games, a
+    line that names no game is shown in a round only there)."""
+    for r in rounds:
+        if r.steps and r.line < line < r.steps[-1].line:
+            return r.round
+    return None
 
 
 def _round_at(rounds: list[RoundRecord], starts: list[int], line: int) -> int | None:
@@ -416,6 +470,8 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
     playing = False
     previous: list[int] | None = None
     hands: list[int] | None = None
+    # a .tch reader's inserted event carries the line of the event that shows it happened
+    last_at = {step.line: i for i, step in enumerate(rec.steps)}
     for i, step in enumerate(rec.steps):
         ev = step.event
         if not playing and isinstance(ev, Play | Pass) and any(rec.hands_played):
@@ -425,7 +481,8 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
             hands = rec.hands_after[i]
         previous = rec.hands_after[i]
         notes = [Note(d, _could_play(d, step)) for d in step.diagnostics]
-        entry = Entry(step.line, step, notes, before)
+        entry = Entry(step.line, step, notes, before,
+                      inferred=isinstance(ev, Pass | DragonGift) and last_at[step.line] != i)
         if step.went_out and step.seat is not None and step.seat in state.out:
             entry.place = state.out.index(step.seat) + 1
         entries.append(entry)
@@ -502,8 +559,10 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
         tricks.append(view)
     for prev, nxt in zip(tricks, tricks[1:], strict=False):
         prev.next_leader = nxt.leader
-        if prev.ending == "dog" and prev.record is not None and nxt.hands is not None:
-            prev.dog_due = _dog_due(prev.record.winner, nxt.hands)
+        prev.next_lead = next((e for e in nxt.entries if e.step is not None and e.step.lead),
+                              None)
+        if prev.ending == "dog" and prev.record is not None:
+            prev.dog_due = rec.dog_leads.get(prev.record.number)
 
     # 4. calls (timed by the phase of the round when they came) and the fatal diagnostic
     calls: list[CallView] = []
@@ -597,8 +656,10 @@ def _on(step: Step) -> list[Piece]:
     """``on Chloe's single 3``: what a play or pass met on the table."""
     if step.top is None:
         return []
-    owner: list[Piece] = ([Who(step.top_seat, short=True), "'s "] if step.top_seat is not None
-                          else ["the "])
+    owner: list[Piece] = (["their own "] if step.top_seat is not None
+                          and step.top_seat == step.seat  # the seat's own play on the table
+                          else [Who(step.top_seat, short=True), "'s "]
+                          if step.top_seat is not None else ["the "])
     return [" on ", *owner, _combo_words(step.top)]
 
 
@@ -615,11 +676,18 @@ def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
             words += [" ", Em("(out of turn)")]
         if step.skipped:
             words.append(" (not applied)")
+        if entry.inferred:
+            words.append(" (not recorded here in the .tch file, which leaves passes out or "
+                         "logs them out of order: the play at this line shows it)")
         return words
     if isinstance(ev, DragonGift):
         words = ["gives the Dragon's trick to ", Who(ev.to)]
         if step.skipped:
             words.append(" (not applied)")
+        if entry.inferred:
+            words.append(" (no 'Drache an:' in the .tch file: given to the opponent that makes "
+                         "the recorded score come out, else the next seat after the winner; "
+                         "docs/bsw.md)")
         return words
     if isinstance(ev, Call):
         return [f"calls {_CALL.get(ev.call, ev.call)}"]
@@ -665,7 +733,9 @@ def _play_phrase(entry: Entry, step: Step, ev: Play) -> list[Piece]:
     else:
         verb = "bombs " if combo.is_bomb else "plays "
         words = [verb, shown, *what, *_on(step)]
-        if step.out_of_turn:
+        if step.out_of_turn and combo.is_bomb and not entry.notes:  # the engine found it legal
+            words += [" ", Em("(out of turn, allowed for a bomb: rules 4.3)")]
+        elif step.out_of_turn:
             words += [" ", Em("(out of turn)")]
     wish = ev.wish
     if isinstance(wish, str) and wish in RANK_BY_TOKEN and not any(
@@ -716,23 +786,6 @@ def _exchange_phrase(ev: Exchange, skipped: bool, seat_view: int | None) -> list
     return words
 
 
-def _dog_due(seat: int, hands: list[int]) -> list[int]:
-    """Who may lead after ``seat``'s Dog (rules 5.2, 9.2), from the hands after it: the
-    partner (either partner in ``tientsin``) holding cards, else the next seat in order
-    that does (after the partner; in ``tientsin`` after the Dog's player)."""
-    n = len(hands)
-    if n == 6:
-        due = [p for p in partners(seat, n) if hands[p]]
-        if due:
-            return due
-        start = seat
-    else:
-        start = (seat + 2) % n
-        if hands[start]:
-            return [start]
-    return next(([s] for k in range(1, n + 1) if hands[s := (start + k) % n]), [])
-
-
 def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
     """How the trick ended, who takes it and for how many points."""
     rec = t.record
@@ -754,6 +807,12 @@ def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
             lead += [" and the lead passes to " if i == 0 else " or ", Who(seat)]
         if lead and len(due) > 1:  # tientsin: either partner holding cards (rules 9.2)
             lead.append(f", a partner of {clean(state.players[rec.winner])}'s choice")
+        bomb = t.next_lead
+        if (to is None and t.next_leader is not None and state.dog_bombs and bomb is not None
+                and bomb.step is not None and bomb.step.combo is not None
+                and bomb.step.combo.is_bomb and not bomb.notes):
+            lead += ["; ", Who(t.next_leader), " bombs the Dog instead, as the house rule "
+                     "dog-can-be-bombed allows"]
         return ["the Dog's trick ends at once; ", Who(rec.winner), " keeps it (0 points)", *lead]
     with_: list[Piece] = []
     if rec.top is not None:
@@ -803,6 +862,22 @@ def _team_over_game(view: GameView, team: int) -> str:
     return words + ("; " + ", ".join(later) if later else "")
 
 
+def replaced_words(view: GameView, seated: Sequence[str]) -> str:
+    """`` · Zoe (1) in place of Ben, who began the game in that seat``: whom the players
+    of a round (``round_start.players``) replace, against the game's ``game_start``;
+    empty in ``trichu``, whose seating changes every round by its rules (9.3)."""
+    began = view.players
+    if view.trichu:
+        return ""
+    swaps = [f"{clean(seated[s])} ({s}) in place of {clean(began[s])}"
+             for s in range(min(len(seated), len(began))) if seated[s] != began[s]]
+    if not swaps:
+        return ""
+    return (" · " + ", ".join(swaps)
+            + (", who began the game in that seat" if len(swaps) == 1
+               else ", who began the game in those seats"))
+
+
 def dummy_mark(state: RoundState, seat: int) -> str | None:
     """``dummy, open hand; played by Ana``: for the dummy's seat of a ``trichu`` round
     (rules 9.3), None for any other seat."""
@@ -850,7 +925,7 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
                                       "that is not scored adds nothing to the game total)"]))
         if rec.recorded_finish is not None:
             rows.append(("recorded order", [", ".join(map(str, rec.recorded_finish))]))
-        return rows
+        return rows + _game_row(v)
     order = rec.finish_order
     finish: list[Piece] = []
     for i, out_seat in enumerate(order[:half] if rec.double_victory else order):
@@ -935,7 +1010,16 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
                                                         f"{diff[1]:+d} for team 1")]))
     else:
         rows.append(("recorded", ["no score recorded (no round_end)"]))
-    return rows
+    return rows + _game_row(v)
+
+
+def _game_row(v: RoundView) -> list[tuple[str, list[Piece]]]:
+    """The game's score after the round (the rounds scored so far)."""
+    total = v.game_after
+    if total is None:
+        return []
+    return [("game score", [f"team 0 {total[0]} · team 1 {total[1]} after round "
+                            f"{v.record.round} (the rounds scored so far)"])]
 
 
 # ------------------------------------------------------------------------ cleaning
@@ -1089,6 +1173,7 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
     w.add([("Players ", "bold")],
           [(", ".join(w.who(s) for s in range(len(players))) + _teams_words(view), "")],
           hang=2)
+    w.add([("Rules   ", "bold")], [(rules_phrase(view), "")], hang=2)
     w.add([("Cards   ", "bold")],
           [("2..10 J Q K A in four suits: ", "")] + [
               seg for i, (letter, name) in enumerate(zip("jspr", SUIT_NAMES, strict=True))
@@ -1096,6 +1181,8 @@ def render_text(view: GameView, width: int = 100, hands: bool = False) -> list[l
           + [("; ", ""), ("Mahjong", _SPECIAL_STYLE), (" ", ""), ("Dog", _SPECIAL_STYLE),
              (" ", ""), ("Phoenix", _SPECIAL_STYLE), (" ", ""), ("Dragon", _SPECIAL_STYLE)],
           hang=2)
+    if view.tch:
+        w.add([("BSW     ", "bold")], [(TCH_CARDS, "")], hang=2)
     if view.before:
         w.blank()
         w.add([], [("Before the first round", "bold")])
@@ -1244,7 +1331,8 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
     w.add([], [("━━ " + head + " ━━", "bold")])
     if rec.players != view.players:  # round_start.players: a substitute or a new seating
         w.add([("Players in this round ", "bold")],
-              [(", ".join(w.who(s) for s in range(len(rec.players))), "")], hang=2)
+              [(", ".join(w.who(s) for s in range(len(rec.players)))
+                + replaced_words(view, rec.players), "")], hang=2)
     if rec.state.dummy >= 0:  # trichu (rules 9.3)
         w.add([("Seating ", "bold")], w.segs(seating_phrase(rec.state)), hang=2)
     notes = v.notes
@@ -1353,19 +1441,30 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
         for where, found in view.elsewhere:
             text = ", ".join(f"{d.code}{_NBSP}(line{_NBSP}{d.line})" for d in found)
             w.add([(f"  {where}: ", "bold")], [(text, "")], hang=4)
-    if view.unattributed_hidden:
-        hidden = view.unattributed_hidden
+    if view.unattributed_hidden or view.unattributed_among:
         w.blank()
-        w.add([], [(_hidden_words(hidden), "dim")])
+        w.add([], [(_hidden_words(view), "dim")])
 
 
-def _hidden_words(hidden: int) -> str:
-    """The note on the diagnostics of lines that name no game, left out of the view."""
-    if hidden == 1:
-        return ("1 diagnostic on a line that names no game is not shown; "
-                "'tichu-analyze check' lists it")
-    return (f"{hidden} diagnostics on lines that name no game are not shown; "
-            "'tichu-analyze check' lists them")
+def _hidden_words(view: GameView) -> str:
+    """The note on the diagnostics of lines that name no game in a file of many games:
+    those among a round's events are shown there, the others left out of the view."""
+    words = []
+    among, hidden = view.unattributed_among, view.unattributed_hidden
+    if among:
+        one = among == 1
+        words.append(f"{_no_game(among)} shown where {'it lies' if one else 'they lie'}, among "
+                     f"the round's events (the file holds other games: the line{'s' * (not one)} "
+                     "may be theirs)")
+    if hidden:
+        words.append(f"{_no_game(hidden)} not shown; 'tichu-analyze check' lists "
+                     f"{'it' if hidden == 1 else 'them'}")
+    return "; ".join(words)
+
+
+def _no_game(n: int) -> str:
+    return ("1 diagnostic on a line that names no game is" if n == 1
+            else f"{n} diagnostics on lines that name no game are")
 
 
 def _teams_words(view: GameView) -> str:
@@ -1375,6 +1474,27 @@ def _teams_words(view: GameView) -> str:
                 "every round")
     seated = view.seated  # the round's seating when one round is shown, as the players
     return f" · team 0: {_members(seated, 0)} · team 1: {_members(seated, 1)}"
+
+
+TCH_CARDS = (
+    "the .tch file writes a card as its suit's colour, then its rank: G Jade (green), S Sword "
+    "(black), B Pagoda (blue), R Star (red); B Jack (Bube), D Queen (Dame): "
+    + ", ".join(f"{TCH_TOKEN[t]} = {t}" for t in ("Jp", "Qr", "10j", "As"))
+    + f"; {TCH_TOKEN['Mahjong']} Mahjong, {TCH_TOKEN['Dog']} Dog, {TCH_TOKEN['Phoenix']} "
+    f"Phoenix, {TCH_TOKEN['Dragon']} Dragon")
+"""How the cards of the view read in a Brettspielwelt file (docs/bsw.md)."""
+
+
+def rules_phrase(view: GameView) -> str:
+    """Which rules the replay applied: the publisher's, or with the variants in force in
+    the game (the engine's, rules.md 9), each with where it came from."""
+    if not view.variants:
+        return "the publisher's rules (no variant of rules.md 9 named in the log or with --variant)"
+    named = "; ".join(
+        f"{'the variant' if name in EXCLUSIVE_VARIANTS else 'the house rule'} {name} "
+        f"({'given with --variant' if name in view.given else 'named in the log'}): "
+        f"{VARIANTS[name]}" for name in view.variants)
+    return f"the publisher's rules, with {named}"
 
 
 _UNSCORED = "the rounds as scored; a round that could not be scored adds nothing"
@@ -1478,6 +1598,9 @@ table.grid td{border-bottom:1px solid #eee}
 table.result th{width:9rem;white-space:nowrap}
 ul.diags{margin:.3rem 0;padding-left:1.2rem}
 .ok{color:#17803d;font-weight:600}
+@media print{body{display:block;background:#fff;-webkit-print-color-adjust:exact;
+print-color-adjust:exact}nav{display:none}main{max-width:none;padding:0}
+tr,.hand,.outcome{break-inside:avoid}}
 """
 
 
@@ -1594,10 +1717,13 @@ def render_html(view: GameView) -> str:
     if view.trichu:
         teams = ", ".join(h.who(s) for s in range(seats)) + h.text(_teams_words(view))
     out.append(f'<p class="meta">Players (seat): {teams}</p>')
+    out.append(f'<p class="meta">Rules: {h.text(rules_phrase(view))}</p>')
     legend = " ".join(h.card(t) for t in ("Aj", "As", "Ap", "Ar", "Mahjong", "Dog", "Phoenix",
                                           "Dragon"))
     out.append(f'<p class="meta legend">Cards: {legend} — suits j Jade (green), s Sword '
                "(black), p Pagoda (blue), r Star (red)</p>")
+    if view.tch:
+        out.append(f'<p class="meta">BSW: {h.text(TCH_CARDS)}</p>')
     if view.before:
         out.append('<section class="block bad"><h3>Before the first round</h3>')
         out += [h.note(n, 0, with_line=True) for n in view.before]
@@ -1683,7 +1809,8 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
                f"{v.first_line}-{v.last_line} · {status}{score}</span></h2>")
     if rec.players != view.players:  # round_start.players: a substitute or a new seating
         out.append(f'<p class="meta">Players in this round (seat): '
-                   f"{', '.join(h.who(s) for s in range(len(rec.players)))}</p>")
+                   f"{', '.join(h.who(s) for s in range(len(rec.players)))}"
+                   f"{h.text(replaced_words(view, rec.players))}</p>")
     if rec.state.dummy >= 0:  # trichu (rules 9.3)
         out.append(f'<p class="meta">Seating: {h.pieces(seating_phrase(rec.state))}</p>')
     notes = v.notes
@@ -1814,6 +1941,6 @@ def _html_footer(h: _Html, view: GameView) -> list[str]:
             + "</li>" for where, found in view.elsewhere)
         out.append(f'<section class="block"><h3>Elsewhere in game {h.text(view.game)}</h3>'
                    f"<ul>{items}</ul></section>")
-    if view.unattributed_hidden:
-        out.append(f'<p class="meta">{_hidden_words(view.unattributed_hidden)}.</p>')
+    if view.unattributed_hidden or view.unattributed_among:
+        out.append(f'<p class="meta">{h.text(_hidden_words(view))}.</p>')
     return out

@@ -923,8 +923,11 @@ class DatasetWriter:
 
     def __init__(self, out: str | os.PathLike[str], *, append: bool = False,
                  batch_rows: int = DEFAULT_BATCH_ROWS, buckets: int = 1,
-                 on_wait: Callable[[], None] | None = None) -> None:
+                 on_wait: Callable[[], None] | None = None,
+                 variants: frozenset[str] = frozenset()) -> None:
         self.out = Path(out)
+        self.variants = variants
+        """The variants the logs are replayed under (``--variant``), kept in the marker."""
         self.on_wait = on_wait
         """Called once when another writer holds the dataset and this one waits for it."""
         self._lock_fd: int | None = None
@@ -1216,7 +1219,8 @@ class DatasetWriter:
             previous = self._previous.get("ingests")
             ingests = list(previous) if isinstance(previous, list) else []
         ingests.append({"run": self._run, "written_by": f"tichu-analyze {__version__}",
-                        "append": self.append, "rows": {t: self.rows[t] for t in TABLES}})
+                        "append": self.append, "variants": sorted(self.variants),
+                        "rows": {t: self.rows[t] for t in TABLES}})
         marker = {
             "dataset": "tichu-analyze",
             "schema_version": SCHEMA_VERSION,
@@ -1264,6 +1268,32 @@ def _ingested(dest: Path) -> set[str]:
             except (OSError, UnicodeDecodeError):
                 continue
             found.update(line[:64] for line in text.splitlines() if len(line) > 64)
+    return found
+
+
+def ingest_variants(dest: Path) -> dict[str, frozenset[str]]:
+    """Per log of the dataset ``dest`` (its path as ingested, the ``file`` column), the
+    variants (``--variant``) its ingest replayed it under; a log ingested by an earlier
+    version, which kept none, is missing."""
+    try:
+        marker = json.loads((dest / MARKER).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    runs = marker.get("ingests") if isinstance(marker, dict) else None
+    found: dict[str, frozenset[str]] = {}
+    for entry in runs if isinstance(runs, list) else []:
+        chosen = entry.get("variants") if isinstance(entry, dict) else None
+        if not isinstance(chosen, list) or not isinstance(entry.get("run"), str):
+            continue
+        try:
+            text = (dest / INGESTED / f"{entry['run']}.txt").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        for line in text.splitlines():
+            with contextlib.suppress(ValueError):
+                name = json.loads(line[65:])
+                if isinstance(name, str):
+                    found[name] = frozenset(v for v in chosen if isinstance(v, str))
     return found
 
 
@@ -1461,7 +1491,8 @@ def ingest(
         with contextlib.suppress(OSError):
             size += os.stat(path).st_size
     writer = DatasetWriter(out, append=append, batch_rows=batch_rows,
-                           buckets=-(-size // BUCKET_BYTES), on_wait=on_wait)
+                           buckets=-(-size // BUCKET_BYTES), on_wait=on_wait,
+                           variants=variants)
     visitor = DatasetVisitor(writer, report)
     try:
         with fewer_full_collections(), writer:

@@ -31,6 +31,12 @@ class RoundRecord:
     """The hands after each step (``steps[i]``), when the recorder keeps them."""
     phase_after: list[Phase] = field(default_factory=list)
     """The round's phase after each step, when the recorder keeps the hands."""
+    dog_leads: dict[int, list[int]] = field(default_factory=dict)
+    """Per trick of the Dog (its number), the seats the engine let lead next
+    (:meth:`~tichu_analyze.state.RoundState.may_lead` right after it, rules 5.2, 9.2)."""
+    game_totals: list[int] | None = None
+    """The game's totals per team once the round was closed (``GameState.totals``: the
+    rounds the replay scored so far)."""
 
     @property
     def round(self) -> int:
@@ -160,10 +166,13 @@ class Recorder(Visitor):
         rec = self._open.get(game.id)
         if rec is not None and rnd is rec.state:
             rec.tricks.append(trick)
+            if trick.dog:
+                rec.dog_leads[trick.number] = [s for s in range(rnd.seats) if rnd.may_lead(s)]
 
     def end_round(self, game: GameState, rnd: RoundState) -> None:
         rec = self._open.pop(game.id, None)
         if rec is not None:
+            rec.game_totals = list(game.totals)
             self.round_recorded(rec)
 
     def end_game(self, game: GameState) -> None:

@@ -153,8 +153,10 @@ def _replay_pages(site: Site, games: list[tuple[str, str]], names: dict[tuple[st
                   rounds: dict[tuple[str, str], list[int]], bar: _Bar) -> None:
     """Render the replay page of every round of ``games``, one log file at a time."""
     from .audit import AuditError, build, load, render_html
+    from .datasets import ingest_variants
     from .logfile import LogError
 
+    variants = ingest_variants(site.ds.path)  # the house rules each log was ingested under
     by_file: dict[str, list[str]] = {}
     for file, game in games:
         by_file.setdefault(file, []).append(game)
@@ -168,7 +170,7 @@ def _replay_pages(site: Site, games: list[tuple[str, str]], names: dict[tuple[st
             continue
         bar.describe(f"replaying {file}")
         try:
-            trace = load(path)
+            trace = load(path, variants=variants.get(file, frozenset()))
         except (LogError, OSError) as e:
             for g in file_games:
                 site.missing[(file, g)] = f"the log file {file} cannot be read: {e}"

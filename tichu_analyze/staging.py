@@ -148,7 +148,7 @@ def ingest_staged(
     (logs the dataset already holds are skipped; another writer is waited for).
     """
     result = IngestResult()
-    writer = DatasetWriter(out, append=append, on_wait=on_wait)
+    writer = DatasetWriter(out, append=append, on_wait=on_wait, variants=variants)
     writer.open()
     try:
         files, result.skipped = writer.new_logs(files, force)
