@@ -57,6 +57,7 @@ def test_score_round_hands_over_the_last_seats_hand_and_tricks() -> None:
     assert not result.double_victory
     assert result.card_points == [10 + 10 + 5, 5 + 25]
     assert result.call_points == [100 - 200, 0]
+    assert result.seat_calls == [100, 0, -200, 0]  # seat 0 went out first, seat 2 did not
     assert result.pile_points == [10, 30, 0, 10]
     assert result.score == [25 - 100, 30]
 
@@ -66,6 +67,7 @@ def test_score_round_double_victory_and_penalty() -> None:
                          [_mask("5j"), 0, _mask("Kj"), 0], penalty=[200, 0])
     assert result.double_victory and result.finish_order[:2] == [1, 3]
     assert result.card_points == [0, 200]
+    assert result.seat_calls == [0, 100, 0, 0]
     assert result.score == [200, 300]
 
 

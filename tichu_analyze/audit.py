@@ -59,7 +59,6 @@ from .state import (
     RoundState,
     Step,
     Trick,
-    call_value,
 )
 
 __all__ = [
@@ -976,10 +975,9 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
             call_words.append(" · ")
         name = _CALL.get(c.call, c.call)
         if c.counted:
-            value = call_value(c.call)
-            made = order[0] == c.seat
-            call_words += [Who(c.seat), f" {name}, " + ("first out: +" if made else
-                                                          "not first out: -") + str(value)]
+            value = rec.seat_calls[c.seat]  # the engine's: + made, - failed
+            call_words += [Who(c.seat), f" {name}, " + ("first out: +" if value > 0 else
+                                                          "not first out: -") + str(abs(value))]
         else:
             call_words += [Who(c.seat), f" {name} (line {c.line}) not counted: "
                            + ", ".join(c.codes)]

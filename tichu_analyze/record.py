@@ -101,6 +101,13 @@ class RoundRecord:
         return result.call_points if result is not None else [0, 0]
 
     @property
+    def seat_calls(self) -> list[int]:
+        """Per seat, what its call brought (the engine's
+        :attr:`~tichu_analyze.state.RoundScore.seat_calls`: + made, - failed, 0 none)."""
+        result = self.state.result
+        return result.seat_calls if result is not None else [0] * self.state.seats
+
+    @property
     def penalty(self) -> list[int]:
         """Per team, the points of the ``wish-penalty-200`` house rule."""
         result = self.state.result

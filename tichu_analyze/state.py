@@ -166,8 +166,10 @@ class RoundScore:
     ``card_points``: per team, after the last seat's hand and tricks were handed
     over (200 and 0 after a double victory). ``call_points``: per team. ``penalty``:
     per team, points of the ``wish-penalty-200`` variant. ``score``: per team, the
-    sum. ``piles``: per seat, the cards of the tricks it took (Dragon tricks given to
-    it included), before the hand-over; :attr:`pile_points` their points.
+    sum. ``seat_calls``: per seat, what its call brought (+ its value when the caller
+    went out first, - its value when not, 0 without a call that counts). ``piles``:
+    per seat, the cards of the tricks it took (Dragon tricks given to it included),
+    before the hand-over; :attr:`pile_points` their points.
     """
 
     finish_order: list[int]
@@ -176,6 +178,7 @@ class RoundScore:
     call_points: list[int]
     penalty: list[int]
     score: list[int]
+    seat_calls: list[int]
     piles: list[int]
 
     @property
@@ -197,11 +200,13 @@ def score_round(out: list[int], calls: list[str | None], piles: list[int], hands
     first = out[0]
     victory = team_victory(out, seats)
     c0 = c1 = 0  # call points per team
+    seat_calls = [0] * seats
     for s, call in enumerate(calls):
         if call is not None:
             value = call_value(call)
             if s != first:
                 value = -value
+            seat_calls[s] = value
             if s & 1:
                 c1 += value
             else:
@@ -235,7 +240,7 @@ def score_round(out: list[int], calls: list[str | None], piles: list[int], hands
             p1 += points(hands[last])
     e0, e1 = (0, 0) if penalty is None else (penalty[0], penalty[1])
     return RoundScore(order, double, [p0, p1], [c0, c1], [e0, e1],
-                      [p0 + c0 + e0, p1 + c1 + e1], list(piles))
+                      [p0 + c0 + e0, p1 + c1 + e1], seat_calls, list(piles))
 
 
 class Trick:
