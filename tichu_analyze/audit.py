@@ -107,6 +107,10 @@ class _GameRecorder(Recorder):
         super().__init__(hands=True)
         self.game = game
 
+    def begin_round(self, game: GameState, rnd: RoundState) -> None:
+        if self.game is None or game.id == self.game:  # the other games' steps are not kept
+            super().begin_round(game, rnd)
+
     def round_recorded(self, rec: RoundRecord) -> None:
         if self.game is None or rec.game == self.game:
             self.rounds.append(rec)
