@@ -492,3 +492,22 @@ def test_replay_colour_follows_color_option() -> None:
     assert "\x1b[" in coloured[1]
     assert "\x1b[" not in plain_text[1] and "\x1b[" not in auto[1]
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured[1]) == plain_text[1] == auto[1]
+
+
+def test_load_keeps_only_the_games_asked_for() -> None:
+    """``load`` keeps the rounds (with their steps and hands) of the games asked for only,
+    while still naming every game of the file; the site asks for the games with pages."""
+    log = Path(__file__).parent.parent / "sample_logs" / "simulated-5-games.jsonl"
+    every = audit.load(log)
+    ids = list(every.games)
+    assert len(ids) == 5
+    some = audit.load(log, games=ids[1:3])
+    assert list(some.games) == ids  # every game is still known (for hints and errors)
+    assert {r.game for r in some.rounds} == set(ids[1:3])
+    assert [(r.game, r.round) for r in some.rounds] == [
+        (r.game, r.round) for r in every.rounds if r.game in ids[1:3]]
+    one = audit.load(log, ids[4])
+    assert {r.game for r in one.rounds} == {ids[4]}
+    # the same view of a kept game either way
+    assert audit.render_text(audit.build(some, ids[2], 1)) == audit.render_text(
+        audit.build(every, ids[2], 1))

@@ -25,7 +25,7 @@ HTML escapes everything it prints.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -100,37 +100,40 @@ class Trace:
 
 
 class _GameRecorder(Recorder):
-    """Keeps the rounds and diagnostics of one game (all games if None), with the hands
-    and phase after every step."""
+    """Keeps the rounds and diagnostics of the games ``keep`` (all games if None), with
+    the hands and phase after every step."""
 
-    def __init__(self, game: str | None) -> None:
+    def __init__(self, keep: frozenset[str] | None) -> None:
         super().__init__(hands=True)
-        self.game = game
+        self.keep = keep
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
-        if self.game is None or game.id == self.game:  # the other games' steps are not kept
+        if self.keep is None or game.id in self.keep:  # the other games' steps are not kept
             super().begin_round(game, rnd)
 
     def round_recorded(self, rec: RoundRecord) -> None:
-        if self.game is None or rec.game == self.game:
+        if self.keep is None or rec.game in self.keep:
             self.rounds.append(rec)
 
     def visit_diagnostic(self, diag: Diagnostic) -> None:
-        if self.game is None or diag.game == self.game or diag.game is None:
+        if self.keep is None or diag.game is None or diag.game in self.keep:
             self.diagnostics.append(diag)
 
 
 def load(path: Path, game: str | None = None, display: str | None = None,
-         variants: frozenset[str] = frozenset()) -> Trace:
-    """Replay ``path`` and keep the rounds and diagnostics of ``game`` (all games if None).
+         variants: frozenset[str] = frozenset(), *,
+         games: Collection[str] | None = None) -> Trace:
+    """Replay ``path`` and keep the rounds and diagnostics of ``game`` (all games if None;
+    ``games``: of those games, for pages of several games of one log).
 
     Raises ``logfile.LogError`` when the file cannot be read.
     """
-    recorder = _GameRecorder(game)
+    keep = frozenset(games) if games is not None else None if game is None else frozenset([game])
+    recorder = _GameRecorder(keep)
     name = display or str(path)
     replay_file(path, recorder, display=name, variants=variants, stop_after_game=game)
-    games = {g.id: g for g in sorted(recorder.games, key=lambda g: g.line)}
-    return Trace(name, games, recorder.rounds, recorder.diagnostics, variants, is_tch(path))
+    found = {g.id: g for g in sorted(recorder.games, key=lambda g: g.line)}
+    return Trace(name, found, recorder.rounds, recorder.diagnostics, variants, is_tch(path))
 
 
 def _games_hint(trace: Trace) -> str:

@@ -170,7 +170,7 @@ def _replay_pages(site: Site, games: list[tuple[str, str]], names: dict[tuple[st
             continue
         bar.describe(f"replaying {file}")
         try:
-            trace = load(path, variants=variants.get(file, frozenset()))
+            trace = load(path, variants=variants.get(file, frozenset()), games=file_games)
         except (LogError, OSError) as e:
             for g in file_games:
                 site.missing[(file, g)] = f"the log file {file} cannot be read: {e}"
