@@ -330,3 +330,17 @@ def test_the_seats_due_to_lead_after_the_dog_are_the_engines(tmp_path: Path) -> 
     assert rec.dog_leads == {dog.number: [0, 2]}  # seat 4's partners holding cards
     out = _replay(str(log))
     assert "the lead passes to Ana (0), a partner of Eve's choice" in out
+
+
+def test_replay_names_a_game_start_the_decoder_refused(tmp_path: Path) -> None:
+    """A game_start with three player names fails the decoder itself ("bad game_start
+    event"); the view named no reason ('no readable game_start') for it."""
+    lines = WISH.read_text().splitlines()
+    start = json.loads(lines[0])
+    start["players"] = start["players"][:3]
+    log = tmp_path / "three.jsonl"
+    log.write_text("\n".join([json.dumps(start), *lines[1:]]) + "\n")
+    out = _replay_fails(str(log))
+    assert "holds no game that could be replayed: its game_start at line 1 was rejected: L002" \
+        in out and "players" in out
+    assert "no readable game_start" not in out

@@ -153,11 +153,13 @@ def _round_list(numbers: list[int]) -> str:
 
 def _rejected_starts(trace: Trace) -> dict[str, Diagnostic]:
     """Per game id the engine never started, the first L002 of its ``game_start`` (an
-    unknown variant, names that do not fit the variant, ...)."""
+    unknown variant, names that do not fit the variant, ..., or a field the decoder
+    refused: "bad game_start event")."""
     found: dict[str, Diagnostic] = {}
     for d in trace.diagnostics:
         if (d.code == "L002" and d.game is not None and d.round is None
-                and d.game not in trace.games and d.message.startswith("game_start")):
+                and d.game not in trace.games
+                and d.message.startswith(("game_start", "bad game_start event"))):
             found.setdefault(d.game, d)
     return found
 
