@@ -193,3 +193,21 @@ def test_random_objects_never_crash(kind: str, fields: dict[str, object], wide: 
     assert code == "L002"
     assert message.startswith(f"bad {kind} event")
     assert message == clean(message, None)  # nothing a terminal would obey
+
+
+DOC_EXAMPLES: list[dict[str, object]] = [
+    {**PASS, "seat": 7},
+    {"type": "deal", "game": "g", "hands": [["2j"]] * 3},
+    {"type": "call", "game": "g", "seat": 0, "call": "small_tichu"},
+    {**START, "game": "g2", "target": "1000"},
+    {"type": "exchange", "game": "g", "seat": 0, "give": {"1": "Kj", "2": ["Ar"]}},
+    {"type": "exchange", "game": "g", "give": {"1": "Kj"}},
+]
+
+
+def test_the_log_format_page_shows_what_check_says(tmp_path: Path) -> None:
+    page = (Path(__file__).parents[1] / "docs" / "log-format.md").read_text(encoding="utf-8")
+    block = page.split("An L002 for a malformed event", 1)[1].split("```")[1]
+    said = [d.message for d in check_file(_log(tmp_path, START, *DOC_EXAMPLES))
+            if d.code == "L002"]
+    assert block.strip().splitlines() == said
