@@ -116,6 +116,25 @@ def test_game_start_forms(tmp_path: Path, start: dict[str, object], words: str) 
     assert (bad.code, bad.message[:len(words)]) == ("L002", words)
 
 
+def test_numbers_too_large_to_read(tmp_path: Path) -> None:
+    log = tmp_path / "huge.jsonl"
+    log.write_text(json.dumps(START) + "\n"
+                   '{"type":"pass","game":"g","seat":1,"ts":1e999}\n'
+                   '{"type":"round_start","game":"g","round":1e999}\n'
+                   '{"type":"pass","game":"g","seat":1' + "0" * 60 + "}\n"
+                   '{"type":"game_start","game":"h","players":["A","B","C","D"],'
+                   '"meta":{"elo":1e999}}\n', encoding="utf-8")
+    found = [(d.line, d.code, d.message) for d in check_file(log)]
+    assert found == [
+        (2, "L002", "bad pass event: `ts` is a number too large to read"),
+        (3, "L002", "bad round_start event: `round` is a number too large to read; it must "
+                    "be a whole number (the round's number)"),
+        (4, "L002", "bad pass event: `seat` is a very large number; a seat is a whole "
+                    "number from 0 to 3"),
+        (5, "L002", "bad game_start event: a number is out of range"),
+    ]
+
+
 def test_through_the_command_line(tmp_path: Path) -> None:
     log = _log(tmp_path, START, {**PASS, "seat": 7}, {**PASS, "ts": "noon"})
     result = CliRunner().invoke(app, ["check", "-f", "json", "--exit-zero", str(log)])

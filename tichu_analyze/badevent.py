@@ -240,6 +240,17 @@ def describe(kind: str, error: str, obj: dict[str, object], wide: bool = False) 
     return decoder_words(error)
 
 
+def too_large(obj: object) -> str:
+    """Why an event the decoder otherwise accepts is refused when a number in it is
+    beyond what the decoder reads (``1e999``, a whole number over 64 bits): the field
+    that holds it, when it is one."""
+    for field, value in obj.items() if isinstance(obj, dict) else ():
+        if (isinstance(value, float) and not math.isfinite(value)) or (
+                isinstance(value, int) and value.bit_length() > 64):
+            return f"`{show(field)[1:-1]}` is a number too large to read"
+    return "a number is out of range"
+
+
 def decoder_words(error: str) -> str:
     """The decoder's message, a little shorter: "missing field `x`", "at `seat`"."""
     return error.replace("Object missing required field", "missing field").replace("`$.", "`")

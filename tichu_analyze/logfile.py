@@ -24,7 +24,7 @@ import msgspec
 from zstandard import ZstdError as _ZstdError
 
 from .atomicfile import atomic_writer, reason
-from .badevent import decoder_words, describe
+from .badevent import decoder_words, describe, too_large
 from .compressed import cut_at_line_end
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, widen
@@ -210,7 +210,7 @@ def explain(
                 obj = json.loads(raw)  # (1e999 reads as inf; the event's fields judge it)
             except (ValueError, RecursionError):
                 return "L001", f"not valid JSON ({e})", None, None, None
-            huge = "a number is out of range" if "out of range" in str(e) else decoder_words(str(e))
+            huge = too_large(obj) if "out of range" in str(e) else decoder_words(str(e))
         except msgspec.DecodeError as e:
             return "L001", f"not valid JSON ({e}){_utf16_hint(raw)}", None, None, None
         except RecursionError:
