@@ -446,7 +446,8 @@ def test_numbers_beyond_the_decoders_range_are_a_bad_field_not_bad_json(
         '{"type":"play","game":"g","seat":1,"cards":["2j"],"ts":1e40x}\n', encoding="utf-8")
     found = [(d.line, d.code, d.message) for d in check_file(log)]
     assert [(line, code) for line, code, _ in found] == [(2, "L002"), (3, "L002"), (4, "L001")]
-    assert "at `round`" in found[0][2] and "out of range" in found[1][2]
+    assert "`round` is a number too large to read" in found[0][2]
+    assert "`ts` is a number too large to read" in found[1][2]
 
 
 def test_the_events_after_a_game_start_that_is_not_utf8_point_at_it(tmp_path: Path) -> None:

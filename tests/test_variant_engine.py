@@ -101,7 +101,7 @@ def test_seats_of_a_six_seat_game_are_held_to_six(tmp_path: Path) -> None:
     last_pass = max(i for i, e in enumerate(events) if e["type"] == "pass")
     path = _six_player_log(tmp_path, {last_pass: {"seat": 6}})
     [bad] = [d for d in check_file(path) if d.code == "L002"]
-    assert bad.line == last_pass + 1 and "<= 5" in bad.message
+    assert bad.line == last_pass + 1 and "a seat is a whole number from 0 to 5" in bad.message
 
 
 def test_deal_of_four_hands_in_a_six_seat_game_is_l002(tmp_path: Path) -> None:

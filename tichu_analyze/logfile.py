@@ -24,6 +24,7 @@ import msgspec
 from zstandard import ZstdError as _ZstdError
 
 from .atomicfile import atomic_writer, reason
+from .badevent import decoder_words, describe, too_large
 from .compressed import cut_at_line_end
 from .diagnostics import Diagnostic
 from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, widen
@@ -209,7 +210,7 @@ def explain(
                 obj = json.loads(raw)  # (1e999 reads as inf; the event's fields judge it)
             except (ValueError, RecursionError):
                 return "L001", f"not valid JSON ({e})", None, None, None
-            huge = "a number is out of range" if "out of range" in str(e) else _friendly(str(e))
+            huge = too_large(obj) if "out of range" in str(e) else decoder_words(str(e))
         except msgspec.DecodeError as e:
             return "L001", f"not valid JSON ({e}){_utf16_hint(raw)}", None, None, None
         except RecursionError:
@@ -233,7 +234,8 @@ def explain(
     try:
         msgspec.convert(obj, WIDE_TYPES[kind] if wide else EVENT_TYPES[kind])
     except msgspec.ValidationError as e:
-        return "L002", f"bad {kind} event: {_friendly(str(e))}", game_id, seat_no, kind
+        why = describe(kind, str(e), obj, wide)
+        return "L002", f"bad {kind} event: {why}", game_id, seat_no, kind
     except RecursionError:
         return "L002", f"bad {kind} event: {_TOO_DEEP}", game_id, seat_no, kind
     if huge:
@@ -242,10 +244,6 @@ def explain(
 
 
 _TOO_DEEP = "JSON nested too deeply to be read"
-
-
-def _friendly(msg: str) -> str:
-    return msg.replace("Object missing required field", "missing field").replace("`$.", "`")
 
 
 def replay_lines(lines: Iterable[bytes], replay: Replay,

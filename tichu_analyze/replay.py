@@ -505,8 +505,9 @@ class Replay:
                 if value is not None and value >= seats:
                     kind = str(type(ev).__struct_config__.tag)
                     seat = getattr(ev, "seat", None)
-                    self.problem(line, "L002", f"bad {kind} event: Expected `int` <= "
-                                 f"{seats - 1} - at `{field}`", ev.game,
+                    self.problem(line, "L002", f"bad {kind} event: `{field}` is {value}; "
+                                 f"this game has {seats} seats, so a seat is a whole number "
+                                 f"from 0 to {seats - 1}", ev.game,
                                  seat if seat is not None and seat < seats else None, kind)
                     return
         self.feed(line, ev)

@@ -40,7 +40,7 @@ Why: every event type has required fields with fixed types and values
 Example:
     {"type":"play","game":"g7","seat":3,"cards":["Jp"]}
     {"type":"pass","game":"g7","seat":4}
-    ^ L002: bad pass event: Expected `int` <= 3 - at `seat`
+    ^ L002: bad pass event: `seat` is 4; a seat is a whole number from 0 to 3
 
 Near miss: a field the format does not define, such as "bot":"v2" on a pass,
 is not reported: recorders may add fields of their own.
