@@ -35,7 +35,7 @@ from tichu_analyze.state import (
     round_over,
     score_round,
 )
-from tichu_analyze.visitor import DiagnosticVisitor, Visitor, only_diagnostics, traces
+from tichu_analyze.visitor import SKIP, DiagnosticVisitor, Visitor, only_diagnostics, traces
 
 RULES = Path(__file__).parent / "fixtures" / "rules"
 
@@ -259,3 +259,76 @@ def test_a_round_closed_by_an_early_round_end_is_incomplete_not_skipped() -> Non
     rec = Recorder()
     replay_file(RULES / "P001_card_given_away.jsonl", rec)
     assert STATUS_SKIPPED in {r.status for r in rec.rounds}
+
+
+class _Games(Visitor):
+    """Records every call with its game; skips the games of ``skip`` (``SKIP``)."""
+
+    def __init__(self, skip: frozenset[str] = frozenset()) -> None:
+        self.skip = skip
+        self.calls: list[tuple[str, str]] = []
+
+    def begin_game(self, game: GameState) -> object:
+        self.calls.append((game.id, "begin_game"))
+        return SKIP if game.id in self.skip else None
+
+    def end_game(self, game: GameState) -> None:
+        self.calls.append((game.id, f"end_game {game.totals}"))
+
+    def begin_round(self, game: GameState, rnd: RoundState) -> None:
+        self.calls.append((game.id, f"begin_round {rnd.number}"))
+
+    def end_round(self, game: GameState, rnd: RoundState) -> None:
+        self.calls.append((game.id, f"end_round {rnd.number} {rnd.status} {rnd.score}"))
+
+    def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
+        codes = "".join(f" {d.code}" for d in step.diagnostics)
+        self.calls.append((game.id, f"event {step.index} {step.line} {step.combo}{codes}"))
+
+    def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:
+        self.calls.append((game.id, f"trick {trick.number} {trick.points} to {trick.taken_by}"))
+
+    def visit_diagnostic(self, diag: Diagnostic) -> None:
+        self.calls.append((diag.game or "", f"diagnostic {diag.code} {diag.line}"))
+
+
+def test_a_visitor_may_skip_the_steps_of_a_game(tmp_path: Path) -> None:
+    """``begin_game`` returning SKIP: no steps or tricks of that game reach the visitor
+    (the replay builds none), everything else does, and the other games' steps are those
+    of a replay that traces every game, in a file whose games interleave and break rules."""
+    from tichu_analyze.logfile import write_log
+
+    by_game: dict[str, list[dict[str, object]]] = {}
+    for e in simulate(3, 11):
+        by_game.setdefault(str(e["game"]), []).append(dict(e))
+    ids = list(by_game)
+    for e in by_game[ids[1]]:  # a fault in a skipped game: its diagnostics still come
+        if e["type"] == "pass":
+            e["seat"] = (int(e["seat"]) + 1) % 4  # type: ignore[call-overload]
+            break
+    mixed: list[dict[str, object]] = []
+    while any(by_game.values()):  # the games' events interleaved, three at a time
+        for g in ids:
+            mixed += by_game[g][:3]
+            del by_game[g][:3]
+    path = tmp_path / "mixed.jsonl"
+    write_log(mixed, path)
+
+    every = _Games()
+    replay_file(path, every)
+    some = _Games(skip=frozenset(ids[:2]))
+    replay_file(path, some)
+    checked: list[Diagnostic] = []
+    replay_file(path, DiagnosticVisitor(checked.append))
+
+    def traced(call: str) -> bool:
+        return call.startswith(("event", "trick"))
+
+    assert [c for c in some.calls if c[0] == ids[2]] == [c for c in every.calls if c[0] == ids[2]]
+    assert [c for c in some.calls if not traced(c[1])] == [
+        c for c in every.calls if not traced(c[1])]
+    assert not [c for c in some.calls if c[0] in ids[:2] and traced(c[1])]
+    assert any(c[0] in ids[:2] and traced(c[1]) for c in every.calls)
+    assert [f"diagnostic {d.code} {d.line}" for d in checked] == [
+        c[1] for c in some.calls if c[1].startswith("diagnostic")]
+    assert any(d.game == ids[1] for d in checked)

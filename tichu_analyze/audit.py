@@ -60,6 +60,7 @@ from .state import (
     Step,
     Trick,
 )
+from .visitor import SKIP
 
 __all__ = [
     "AuditError",
@@ -106,6 +107,11 @@ class _GameRecorder(Recorder):
     def __init__(self, keep: frozenset[str] | None) -> None:
         super().__init__(hands=True)
         self.keep = keep
+
+    def begin_game(self, game: GameState) -> object:
+        if self.keep is not None and game.id not in self.keep:
+            return SKIP  # the replay builds no steps for the other games
+        return super().begin_game(game)
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
         if self.keep is None or game.id in self.keep:  # the other games' steps are not kept

@@ -96,7 +96,7 @@ from .state import (
     team_victory,
     wish_play,
 )
-from .visitor import Visitor, traces
+from .visitor import SKIP, Visitor, traces
 
 __all__ = [
     "STATUS_INCOMPLETE",
@@ -170,7 +170,8 @@ class Replay:
         self.variants = variants  # the command line's; a game adds its game_start's
         self.visitor = visitor if visitor is not None else Visitor()
         self._report: Callable[[Diagnostic], None] = self.visitor.visit_diagnostic
-        self._trace = traces(self.visitor)
+        self._trace = traces(self.visitor)  # the visitor wants steps and tricks
+        self._tracing = False  # ... of the game being replayed (set by feed and finish)
         self._visit_event = self.visitor.visit_event
         self.games: dict[str, GameState] = {}
         self._unstarted: dict[str, int] = {}  # game id -> line of its invalid game_start
@@ -215,7 +216,9 @@ class Replay:
         rnd = game.round
         trace = self._trace
         if trace:
-            game.events += 1
+            trace = self._tracing = game.traced  # (a visitor may skip a game: SKIP)
+            if trace:
+                game.events += 1
         if rnd is not None:
             if rnd.phase is _SKIPPED and kind is not RoundStart:  # (phases are singletons)
                 if trace and not rnd.drift:  # shown, but not checked
@@ -428,6 +431,7 @@ class Replay:
         self._line = last_line
         for game in self.games.values():
             self._game = game
+            self._tracing = self._trace and game.traced
             if game.round is not None:
                 self._leave_round(game, game.round, "the log ends")
             if not game.ended:
@@ -560,7 +564,8 @@ class Replay:
             target = 1000
         self.games[ev.game] = game = GameState(ev.game, ev.players, target, ev.meta, line,
                                                self.file, variants)
-        self.visitor.begin_game(game)
+        if self.visitor.begin_game(game) is SKIP:
+            game.traced = False
 
     def _round_start(self, game: GameState, rnd: RoundState | None, ev: RoundStart) -> int:
         expected = game.last_round + 1
@@ -603,7 +608,7 @@ class Replay:
         game.last_round = ev.round
         self.rounds += 1
         self.visitor.begin_round(game, rnd)
-        if self._trace:
+        if self._tracing:
             self._step = Step(game.events - 1, self._line, ev, None)
             self._step_round = rnd
         if game.won_by is not None and not game.warned_continue:
@@ -654,7 +659,7 @@ class Replay:
     def _close_round(self, game: GameState, rnd: RoundState) -> None:
         """The round is left (next round, game end, end of file)."""
         game.rounds += 1
-        if self._trace:
+        if self._tracing:
             self._end_step(0)  # the game_end that closes the round belongs to it
             self._tell_tricks(game, rnd)
         self.visitor.end_round(game, rnd)
@@ -1256,7 +1261,7 @@ class Replay:
             dog = True
         else:
             rnd.tricks_won[winner] += 1
-        if self._trace:
+        if self._tracing:
             self._record_trick(rnd, winner, winner if to is None else to, dog)
         rnd.trick_cards = 0
         rnd.top = None

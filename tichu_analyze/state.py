@@ -716,12 +716,14 @@ class GameState:
     (``trichu`` only) per person, likewise. ``won_by``: the team that
     reached the target with more points. ``rounds``: rounds closed. ``events``: events
     of the game seen by a tracing replay. ``ended``: a ``game_end`` was seen.
+    ``traced``: the replay tells its visitor of this game's steps and tricks (False when
+    the visitor's ``begin_game`` returned :data:`~tichu_analyze.visitor.SKIP`).
     """
 
     __slots__ = ("id", "file", "players", "seating", "target", "meta", "line", "seats",
                  "totals", "won_by", "round", "last_round", "rounds", "events",
                  "warned_continue", "ended", "recorded_score", "variants", "person_totals",
-                 "recorded_persons")
+                 "recorded_persons", "traced")
 
     def __init__(self, game: str, players: list[str], target: int,
                  meta: dict[str, object] | None, line: int, file: str = "",
@@ -747,6 +749,7 @@ class GameState:
         self.variants = variants
         # trichu: each person's total (rules 9.3)
         self.person_totals: dict[str, int] | None = {} if "trichu" in variants else None
+        self.traced = True
 
     @property
     def trichu(self) -> bool:

@@ -15,7 +15,8 @@ after ``begin_round``), ``visit_trick`` right after the ``visit_event`` of the e
 that ended the trick, and ``end_round`` when the log moves on from the round (the
 next ``round_start``, ``game_end`` or the end of the file); finally ``end_game``.
 ``visit_diagnostic`` comes as each diagnostic is found, before the ``visit_event``
-of the event that raised it.
+of the event that raised it. A ``begin_game`` that returns :data:`SKIP` leaves out
+that game's ``visit_event`` and ``visit_trick`` calls.
 
 Only ``visit_diagnostic`` costs nothing to the replay: a visitor that overrides
 ``visit_event`` or ``visit_trick`` makes the replay build the steps and tricks, and
@@ -25,18 +26,34 @@ Only ``visit_diagnostic`` costs nothing to the replay: a visitor that overrides
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from .diagnostics import Diagnostic
 from .state import GameState, RoundState, Step, Trick
 
-__all__ = ["DiagnosticVisitor", "Visitor", "traces"]
+__all__ = ["SKIP", "DiagnosticVisitor", "Visitor", "traces"]
+
+
+class _Skip:
+    """The type of :data:`SKIP`."""
+
+    def __repr__(self) -> str:
+        return "SKIP"
+
+
+SKIP: Final = _Skip()
+"""What ``begin_game`` returns to be told nothing of the game's events and tricks (no
+``visit_event``, no ``visit_trick``): the replay then builds no steps for it. The game
+is still checked; its rounds, its end and its diagnostics are still told."""
 
 
 class Visitor:
     """Does nothing; override the methods you need."""
 
-    def begin_game(self, game: GameState) -> None:
-        """A ``game_start`` opened ``game``."""
+    def begin_game(self, game: GameState) -> object:
+        """A ``game_start`` opened ``game``. Return :data:`SKIP` to be told nothing of
+        its events and tricks (a visitor that follows some games of a large file)."""
+        return None
 
     def end_game(self, game: GameState) -> None:
         """``game`` ended (its ``game_end``, or the end of the file)."""
