@@ -113,10 +113,6 @@ class _GameRecorder(Recorder):
             return SKIP  # the replay builds no steps for the other games
         return super().begin_game(game)
 
-    def begin_round(self, game: GameState, rnd: RoundState) -> None:
-        if self.keep is None or game.id in self.keep:  # the other games' steps are not kept
-            super().begin_round(game, rnd)
-
     def round_recorded(self, rec: RoundRecord) -> None:
         if self.keep is None or rec.game in self.keep:
             self.rounds.append(rec)
@@ -277,9 +273,6 @@ class RoundView:
     stray: list[Entry] = field(default_factory=list)
     """Events after the round's round_end that the replay skipped (a ``deal`` before the
     next round_start: L007): shown after the result, as no part of it."""
-    game_after: list[int] | None = None
-    """The game's score per team after this round (the engine's ``GameState.totals`` when
-    the round was closed: the rounds scored so far); None in ``trichu``."""
 
     @property
     def notes(self) -> list[tuple[Note, str]]:
@@ -406,9 +399,6 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         variants=tuple(name for name in VARIANTS if name in grec.variants),
         given=trace.variants, tch=trace.tch,
     )
-    if not grec.trichu:  # (trichu: per person, in the game's totals)
-        for rv in view.rounds:
-            rv.game_after = rv.record.game_totals
     if round is None:
         view.before = [Note(d) for d in game_level if d.line < first]
         view.after = [Note(d) for d in game_level if d.line >= first]
@@ -1027,9 +1017,10 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
 
 
 def _game_row(v: RoundView) -> list[tuple[str, list[Piece]]]:
-    """The game's score after the round (the rounds scored so far)."""
-    total = v.game_after
-    if total is None:
+    """The game's score after the round (the engine's ``GameState.totals`` when the round
+    was closed: the rounds scored so far); none in ``trichu``, scored per person."""
+    total = v.record.game_totals
+    if total is None or v.record.state.dummy >= 0:
         return []
     return [("game score", [f"team 0 {total[0]} · team 1 {total[1]} after round "
                             f"{v.record.round} (the rounds scored so far)"])]

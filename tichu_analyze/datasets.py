@@ -1257,18 +1257,31 @@ def _file_digest(path: Path) -> str | None:
     return h.hexdigest()
 
 
+def _listing(path: Path) -> list[tuple[str, str | None]]:
+    """The logs an ingest's listing (``_ingested/RUN.txt``, :meth:`DatasetWriter._write_ingested`)
+    names: ``(digest, name)`` per line, the name None where it cannot be read; nothing
+    when the listing cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return []
+    found: list[tuple[str, str | None]] = []
+    for line in text.splitlines():
+        if len(line) > 64:
+            try:
+                name = json.loads(line[65:])
+            except ValueError:
+                name = None
+            found.append((line[:64], name if isinstance(name, str) else None))
+    return found
+
+
 def _ingested(dest: Path) -> set[str]:
     """The digests of the logs the dataset ``dest`` holds."""
-    found: set[str] = set()
     folder = dest / INGESTED
-    if folder.is_dir():
-        for listing in folder.glob("*.txt"):
-            try:
-                text = listing.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            found.update(line[:64] for line in text.splitlines() if len(line) > 64)
-    return found
+    if not folder.is_dir():
+        return set()
+    return {digest for listing in folder.glob("*.txt") for digest, _ in _listing(listing)}
 
 
 def ingest_variants(dest: Path) -> dict[str, frozenset[str]]:
@@ -1285,15 +1298,10 @@ def ingest_variants(dest: Path) -> dict[str, frozenset[str]]:
         chosen = entry.get("variants") if isinstance(entry, dict) else None
         if not isinstance(chosen, list) or not isinstance(entry.get("run"), str):
             continue
-        try:
-            text = (dest / INGESTED / f"{entry['run']}.txt").read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        for line in text.splitlines():
-            with contextlib.suppress(ValueError):
-                name = json.loads(line[65:])
-                if isinstance(name, str):
-                    found[name] = frozenset(v for v in chosen if isinstance(v, str))
+        variants = frozenset(v for v in chosen if isinstance(v, str))
+        for _, name in _listing(dest / INGESTED / f"{entry['run']}.txt"):
+            if name is not None:
+                found[name] = variants
     return found
 
 
