@@ -196,7 +196,8 @@ def test_sample_parses_all_ten_rounds(sample: str) -> None:
     assert not [it for it in got if isinstance(it[1], Unreadable)]
     evs = [ev for _, ev in got if isinstance(ev, dict)]
     assert evs[0] == {"type": "game_start", "game": "2417500",
-                      "players": ["evi_sea", "1David", "evdokia!!", "Lisaaaaaaa"], "target": 1000}
+                      "players": ["evi_sea", "1David", "evdokia!!", "Lisaaaaaaa"], "target": 1000,
+                      "variants": ["bsw"]}
     assert [ev["round"] for ev in evs if ev["type"] == "round_start"] == list(range(1, 11))
     assert sum(ev["type"] == "round_end" for ev in evs) == 10
 
@@ -625,7 +626,8 @@ def test_the_ergebnis_tells_a_lead_after_dropped_passes_from_a_bomb_on_the_own_t
                                       "(0)Ann passt."]
     text = edit(text, *((n, None) for n in range(king + 1, king + 5)))
     evs = events(text)
-    assert [ev["seat"] for line, ev in of_type(evs, "pass") if line == king + 1] == [1, 2, 3]
+    # (under bsw, rules 9.4, Ann's own pass, her taking the trick, makes the bomb a lead)
+    assert [ev["seat"] for line, ev in of_type(evs, "pass") if line == king + 1] == [1, 2, 3, 0]
     found, rounds = replay(text)
     assert codes(found) == [] and rounds[0].score == [90, 10]
     # with another Ergebnis, the bomb stays on the own King and Ben takes it
@@ -682,7 +684,8 @@ def test_cp1252_file() -> None:
     with pytest.raises(UnicodeDecodeError):
         data.decode("utf-8")
     got = items(data)
-    assert got[0][1] == {"type": "game_start", "game": "g", "players": names, "target": 1000}
+    assert got[0][1] == {"type": "game_start", "game": "g", "players": names, "target": 1000,
+                         "variants": ["bsw"]}
     assert [ev for _, ev in got[1:]] == [ev for _, ev in items(tch())[1:]]
 
 

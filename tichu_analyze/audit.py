@@ -45,7 +45,7 @@ from .cards import (
     rank_name,
 )
 from .combos import Combo, describe
-from .diagnostics import EXCLUSIVE_VARIANTS, RULES, VARIANTS, Diagnostic
+from .diagnostics import RULES, VARIANT_KINDS, VARIANTS, Diagnostic
 from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
 from .logfile import is_tch, replay_file
 from .record import Recorder, RoundRecord
@@ -1495,7 +1495,7 @@ def rules_phrase(view: GameView) -> str:
     if not view.variants:
         return "the publisher's rules (no variant of rules.md 9 named in the log or with --variant)"
     named = "; ".join(
-        f"{'the variant' if name in EXCLUSIVE_VARIANTS else 'the house rule'} {name} "
+        f"the {VARIANT_KINDS[name]} {name} "
         f"({'given with --variant' if name in view.given else 'named in the log'}): "
         f"{VARIANTS[name]}" for name in view.variants)
     return f"the publisher's rules, with {named}"

@@ -118,6 +118,10 @@ EventDict = dict[str, Any]
 CallKind = Literal["grand_tichu", "tichu"]
 
 TARGET = 1000
+
+VARIANTS = ("bsw",)
+"""The variants every ``.tch`` game is played under (rules.md 9.4), named in its
+``game_start``: the platform's own rules."""
 """BSW plays to 1000 points."""
 
 
@@ -348,8 +352,8 @@ class _RoundText:
     """What the ``.tch`` lines of one round say (a plain class: one is made per round, a
     dataclass's default factories cost more)."""
 
-    __slots__ = ("blank", "firsts", "fourteen", "grand", "hands8", "line", "lines", "names",
-                 "play", "pre", "section", "six", "start_line", "unreadable")
+    __slots__ = ("blank", "firsts", "fourteen", "gives", "grand", "hands8", "line", "lines",
+                 "names", "play", "pre", "section", "six", "start_line", "unreadable")
 
     def __init__(self, line: int) -> None:
         self.line = line  # the Gr.Tichukarten header
@@ -367,6 +371,10 @@ class _RoundText:
         self.lines = 0  # non-blank lines read after the header
         self.grand: list[tuple[int, int]] = []  # Grand Tichu calls: (line, seat)
         self.pre: list[_Pre] = []  # Tichu calls and exchanges, in order
+        # the exchange lines not read yet: (index in pre, line, giver, giver's name, body);
+        # read once the whole exchange is (:func:`_read_gives`), since the recipients are
+        # named as the givers' own lines name them
+        self.gives: list[tuple[int, int, int, str, str]] = []
         self.play: list[_Move] = []
         self.unreadable: tuple[int, str] | None = None
 
@@ -550,6 +558,7 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
     # section == "pre": calls and the exchange
     if head == "Rundenverlauf":
         rt.section = "play"
+        _read_gives(rt)
         return None
     if text == "Schupfen:":
         return None
@@ -561,16 +570,10 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
             body = text[n + 7 :]
         elif " gibt: " in text:
             name, body = text[3:].split(" gibt: ", 1)
-            if giver in rt.blank and name.strip():  # the newcomer, named by his own line
-                # (a line that leaves him blank too keeps what the others' lines named)
-                rt.names[giver] = name
-                rt.blank.discard(giver)
         else:
             return "expected an exchange line, '(N)name gibt: name: card - ...'"
-        gives = _gives(body, giver, rt.names)
-        if isinstance(gives, str):
-            return f"exchange of seat {giver}: {gives}"
-        rt.pre.append(("exchange", no, giver, gives))
+        rt.gives.append((len(rt.pre), no, giver, name, body))
+        rt.pre.append(("exchange", no, giver, _NO_GIVE))  # (read by _read_gives)
         return None
     call = _CALL.fullmatch(text)
     if call is not None and call.group(1) != "Drache an":
@@ -581,6 +584,35 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
             rt.pre.append(("tichu", no, seat, _NO_GIVE))
         return None
     return "not a line of the exchange part of a round"
+
+
+def _read_gives(rt: _RoundText) -> None:
+    """Read the round's exchange lines (``rt.gives``) into ``rt.pre``, once all are there.
+
+    The person of a seat is the one who exchanged (``bsw-tch.md``): a giver's own line
+    names the seat (a newcomer the card lists leave blank or still show under the player
+    who left, or names the card lists give in another order; the seat numbers hold), and
+    the recipients are named as those lines name them. A line not understood makes the
+    round unreadable from that line on (``rt.unreadable``; what the round holds after it
+    is dropped)."""
+    gives_of = rt.gives
+    if not gives_of:
+        return
+    rt.gives = []
+    names = rt.names
+    for _, _, giver, name, _ in gives_of:
+        if name.strip() and name != names[giver]:
+            names[giver] = name
+            rt.blank.discard(giver)
+    for index, no, giver, _, body in gives_of:
+        gives = _gives(body, giver, names)
+        if isinstance(gives, str):
+            rt.unreadable = (no, f"exchange of seat {giver}: {gives}")
+            rt.section = "skip"
+            del rt.pre[index:]
+            rt.grand[:] = [(line, seat) for line, seat in rt.grand if line < no]
+            return
+        rt.pre[index] = ("exchange", no, giver, gives)
 
 
 def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
@@ -807,6 +839,7 @@ class _Reader:
 
     def round(self, rt: _RoundText) -> list[tuple[int, Event | Unreadable]]:
         """The events of one round (after the game's start, for the first)."""
+        _read_gives(rt)  # (a round cut before its Rundenverlauf)
         if len(rt.names) < 4:
             if not self.started:  # no names, no game: nothing to replay
                 return [] if rt.unreadable is None else [
@@ -825,7 +858,8 @@ class _Reader:
         start: tuple[int, Event | Unreadable] | None = None
         if not self.started:
             self.started = True
-            start = (rt.line, GameStart(game=self.game, players=self.players, target=TARGET))
+            start = (rt.line, GameStart(game=self.game, players=self.players, target=TARGET,
+                                        variants=list(VARIANTS)))
             self.engine.feed(rt.line, start[1])
         out = _convert(self, self.rounds, rt, changed)
         if start is not None:
@@ -1089,6 +1123,8 @@ class _Converter:
                     self.emit(line, passed)
                 elif engine.feed_pass(line, game, rnd, passed):  # a reply in turn
                     out.append((line, passed))
+                elif rnd.takes(seat) and self.bomb_follows(i, seat):
+                    self.emit(line, passed)  # bsw: the winner took its trick, then bombs
                 # else the winner collecting its trick, or a pass by a seat not on turn:
                 # dropped
             elif kind == "play":
@@ -1252,10 +1288,15 @@ class _Converter:
                 self.emit(line, self.passes[s])  # passes BSW did not log
             top = rnd.top
         if rnd.closing or rnd.dragon_due:
-            if rnd.gift_due() and not (bomb and seat != rnd.top_seat):
+            # a bomb on the trick (another seat's, or under bsw the winner's own: rules 9.4)
+            # keeps the Dragon's trick on the table: no gift before it, unless the winner's
+            # gift is logged later (it gave the Dragon, then led the bomb)
+            lands = bomb and combo is not None and rnd.bomb_lands(seat, combo)
+            if rnd.gift_due() and not (lands and not (seat == rnd.top_seat
+                                                      and self.gift_logged_later())):
                 self.give_dragon(line)
                 top = rnd.top
-            lead = top is None or seat == rnd.top_seat or combo is None or combo.kind < _BOMB
+            lead = top is None or not lands
         else:
             lead = top is None
         if lead:
@@ -1278,6 +1319,28 @@ class _Converter:
         self.last_of[seat] = self.last_play = ev
         self.out.append((line, ev))
         self.engine.feed(line, ev)
+
+    def bomb_follows(self, index: int, seat: int) -> bool:
+        """Whether the next play after record ``index`` of the Rundenverlauf is a bomb by
+        ``seat``, with no Dragon gift before it: then ``seat``'s pass at ``index``, its
+        taking the trick it won, makes that bomb its lead (rules 9.4), so it is kept."""
+        play = self.rt.play
+        for j in range(index + 1, len(play)):
+            kind, s, data = play[j][1]
+            if kind == "play":
+                mask = data[1]
+                if s != seat or mask is None:
+                    return False
+                combo = classify(mask, None, None, True) if (
+                    mask & _PHOENIX_BIT and self.engine_phoenix_bombs()) else classified(mask)
+                return combo is not None and combo.kind >= _BOMB
+            if kind == "gift" or kind == "result":
+                return False
+        return False
+
+    def engine_phoenix_bombs(self) -> bool:
+        """Whether the round is played with ``phoenix-in-bombs`` (rules 9.1)."""
+        return self.rnd is not None and self.rnd.phoenix_bombs
 
     def missing_passes(self, seat: int, mask: Mask, combo: Combo | None,
                        bomb: bool) -> list[int]:
@@ -1318,13 +1381,16 @@ class _Converter:
             return seq
         if bomb and top.cards == _DRAGON_BIT and self.gift_logged_later():
             return seq  # the Dragon was given: its trick ended before this bomb
+        # under bsw (9.4) the winner's bomb would land on its own trick even after the
+        # passes: as a lead it needs the winner's pass too, its taking the trick
+        took = [seat] if bomb and rnd.bomb_lands(seat, combo, over=True) else []
         if wish is None:
-            return seq if self.decide() else []
+            return seq + took if self.decide() else []
         held = hands[seat] & RANK_MASK[wish]
         if any(wish_play(hands[s], wish, top, rnd.phoenix_bombs) is not None for s in seq) or (
                 held and not mask & held):
             return []  # as a lead it would break the wish
-        return seq if self.decide() else []
+        return seq + took if self.decide() else []
 
     def decide(self) -> bool:
         """A point where two legal readings of the log exist: True to take the other one."""

@@ -133,10 +133,22 @@ VARIANTS: dict[str, str] = {
     "phoenix-in-bombs": "the Phoenix may complete a four of a kind or a straight flush",
     "tientsin": "six players in two teams of three (rules.md 9.2)",
     "trichu": "three players, each round one of them solo with an open dummy (rules.md 9.3)",
+    "bsw": "the Brettspielwelt platform's rules (rules.md 9.4): the winner of a trick may bomb "
+           "it after everyone passed, which continues the trick (so the Dragon's winner may "
+           "keep its trick)",
 }
-"""Variants (rules.md section 9): the house rules of 9.1 and the games for six and
-three players; selected by name (a log's ``game_start.variants``, ``--variant``),
-never applied unless asked for."""
+"""Variants (rules.md section 9): the house rules of 9.1, the games for six and
+three players and the rules of the Brettspielwelt platform (applied to every ``.tch``
+file); selected by name (a log's ``game_start.variants``, ``--variant``),
+never applied unless asked for (a ``.tch`` file asks for ``bsw``)."""
+
+VARIANT_KINDS: dict[str, str] = {
+    "wish-penalty-200": "house rule", "dog-can-be-bombed": "house rule",
+    "phoenix-in-bombs": "house rule", "tientsin": "variant", "trichu": "variant",
+    "bsw": "platform rules",
+}
+"""What each variant is, in words: a house rule (rules.md 9.1), a game for another number of
+players (9.2, 9.3), or a platform's own rules (9.4)."""
 
 EXCLUSIVE_VARIANTS = ("tientsin", "trichu")
 """Variants that exclude each other (rules.md 9.3, last paragraph)."""

@@ -1020,10 +1020,9 @@ class Replay:
             leader = rnd.next_leader()
             # rules 2.4, 4.3 and the settled reading: another seat's bomb continues the
             # trick; the seat due to lead (the winner, or the next seat holding cards when
-            # the winner is out) leads, with a bomb too, even after a Dragon (G002 first)
-            bomb_on_trick = (combo is not None and combo.kind >= _FOUR and seat != rnd.top_seat
-                             and seat != leader)
-            if not bomb_on_trick:
+            # the winner is out) leads, with a bomb too, even after a Dragon (G002 first),
+            # but under bsw (9.4) the winner's bomb continues its own trick
+            if combo is None or combo.kind < _FOUR or not rnd.bomb_lands(seat, combo):
                 lead = True
                 if mask & _PHOENIX_BIT:
                     combo = classify(mask, phoenix, None, rnd.phoenix_bombs)
@@ -1106,7 +1105,7 @@ class Replay:
         rnd.top = combo
         rnd.top_seat = seat
         rnd.passed = 0
-        rnd.closing = False
+        rnd.closing = rnd.taken = False
         rnd.after_dog = False
         if combo.kind >= _FOUR:
             rnd.bombs[seat] += 1
@@ -1223,7 +1222,11 @@ class Replay:
         return 0
 
     def _pass_without_trick(self, rnd: RoundState, seat: int) -> int:
-        """A pass while a lead is awaited: P006 by the leader, else P003."""
+        """A pass while a lead is awaited: P006 by the leader, else P003; under bsw the
+        winner's first pass there takes its trick (rules 9.4)."""
+        if rnd.takes(seat):
+            rnd.taken = True
+            return 0
         leader = rnd.turn if rnd.top is None else rnd.next_leader()
         if seat == leader or (rnd.top is None and rnd.after_dog and rnd.dog_leads >> seat & 1):
             self._emit("P006", f"{self._who(seat)} passes, but is to lead and may not pass",
@@ -1266,7 +1269,7 @@ class Replay:
         rnd.trick_cards = 0
         rnd.top = None
         rnd.passed = 0
-        rnd.closing = False
+        rnd.closing = rnd.taken = False
 
     # ------------------------------------------------------------ the Dragon
 
@@ -1278,10 +1281,12 @@ class Replay:
         """
         if type(ev) is DragonGift or type(ev) is Call or rnd.phase is _SKIPPED:
             return  # (after a fatal diagnostic nothing more of the round is checked)
+        if type(ev) is Pass and rnd.takes(ev.seat):
+            return  # bsw (9.4): the winner takes its trick; the gift comes next
         if rnd.dragon_due:
             self._missing_gift(game, rnd)
             return
-        if type(ev) is Play and ev.seat != rnd.top_seat and ev.seat != rnd.next_leader():
+        if type(ev) is Play and (ev.seat != rnd.next_leader() or rnd.winner_bombs):
             mask = 0
             for t in ev.cards:
                 c = CARD_BY_TOKEN.get(t)
@@ -1289,7 +1294,7 @@ class Replay:
                     return
                 mask |= BIT[c]
             combo = classify(mask, None, None, rnd.phoenix_bombs)
-            if combo is not None and combo.kind >= _FOUR:
+            if combo is not None and combo.kind >= _FOUR and rnd.bomb_lands(ev.seat, combo):
                 return
         self._missing_gift(game, rnd)
 

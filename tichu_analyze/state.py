@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from .cards import BIT, DOG, DRAGON, RANK_MASK, points
-from .combos import Combo, can_play_rank, legal_plays
+from .combos import Combo, beats, can_play_rank, legal_plays
 from .diagnostics import Diagnostic
 from .events import Event
 
@@ -415,6 +415,7 @@ class RoundState:
         "turn",
         "passed",
         "closing",
+        "taken",
         "after_dog",
         "wish",
         "wished",
@@ -436,6 +437,7 @@ class RoundState:
         "line",
         "phoenix_bombs",
         "dog_bombs",
+        "winner_bombs",
         "wish_penalty",
         "variants",
         "dummy",
@@ -474,6 +476,7 @@ class RoundState:
         self.turn = -1  # seat on turn; while top is None, the seat entitled to lead
         self.passed = 0  # seats (bits) that passed since the last play
         self.closing = False  # every other seat passed: the trick is over but for a bomb
+        self.taken = False  # bsw (9.4): while closing, the winner took the trick (its pass)
         self.after_dog = False
         self.wish: int | None = None
         self.wished: int | None = None
@@ -494,6 +497,7 @@ class RoundState:
         self.next_table = _NEXT_TABLES.get(seats) or next_seat_table(seats)
         self.phoenix_bombs = phoenix_bombs or "phoenix-in-bombs" in variants
         self.dog_bombs = "dog-can-be-bombed" in variants
+        self.winner_bombs = "bsw" in variants  # the winner may bomb its own trick (9.4)
         self.wish_penalty = "wish-penalty-200" in variants
         self.variants = variants
         self.dummy = dummy
@@ -526,6 +530,22 @@ class RoundState:
         """Every other seat holding cards passed on the top: the trick ends with the next
         lead (or its Dragon gift), unless a bomb comes first."""
         return self.closing
+
+    def bomb_lands(self, seat: int, bomb: Combo, over: bool | None = None) -> bool:
+        """Whether ``bomb``, played by ``seat`` now, lands on the trick on the table and
+        continues it (rules 4.3), rather than being a lead. While the trick is played:
+        any seat's bomb (B001 if it does not beat a bomb on top). Once every other seat
+        passed on it (2.4): another seat's, but the bomb of the seat due to lead is its
+        lead (the settled reading), except under ``bsw`` (9.4): the trick's winner may
+        bomb its own trick, with a bomb that beats it, until it takes the trick (its
+        pass, :attr:`taken`). False with no trick on the table. ``over``: answer as if
+        the trick were over (True) or not (False), whatever it is."""
+        top = self.top
+        if top is None or self.taken:
+            return False
+        if not (self.closing if over is None else over) or seat != self.next_leader():
+            return True
+        return self.winner_bombs and seat == self.top_seat and beats(bomb, top)
 
     def to_lead(self) -> int | None:
         """The seat due to lead now, or None while a trick is being played."""
@@ -616,17 +636,34 @@ class RoundState:
             plays = [c for c in legal_plays(hand, top, self.phoenix_bombs) if c.is_bomb]
         else:
             plays = legal_plays(hand, top, self.phoenix_bombs)
+        # ``bsw`` (9.4): the winner due to lead may also bomb its own trick (no lead: the
+        # wish does not bind that bomb, rules 6.4)
+        bombs: list[Combo] = []
+        if leading and top is not None and self.winner_bombs:
+            bombs = [c for c in legal_plays(hand, top, self.phoenix_bombs)
+                     if c.is_bomb and self.bomb_lands(seat, c)]
         if not self.bound_by_wish(seat):
             return plays
         assert self.wish is not None
         wished = RANK_MASK[self.wish]
+        if bombs:
+            return [c for c in plays if c.cards & wished] + [
+                c for c in bombs if not c.cards & wished]
         return [c for c in plays if c.cards & wished or (not leading and c.is_bomb)]
 
     def may_pass(self, seat: int) -> bool:
         """Whether ``seat`` may pass now: it is on turn, a trick is on the table and not
         over, and the wish does not bind it (rules 2.3, 6.2)."""
         return (self.phase == Phase.PLAY and bool(self.hands[seat]) and self.top is not None
-                and not self.closing and seat == self.turn and not self.bound_by_wish(seat))
+                and (not self.closing and seat == self.turn and not self.bound_by_wish(seat)
+                     or self.takes(seat)))
+
+    def takes(self, seat: int) -> bool:
+        """``bsw`` (rules 9.4): whether a pass by ``seat`` now is the winner taking its trick
+        once every other seat passed on it (BSW logs it so): the trick is then over, no bomb
+        can continue it, and the winner's next play is its lead."""
+        return (self.winner_bombs and self.closing and not self.taken
+                and seat == self.top_seat and self.top is not None)
 
     def wish_play(self, seat: int) -> Combo | None:
         """A combination holding a real card of the open wish's rank that ``seat`` could
