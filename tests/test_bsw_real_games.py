@@ -20,8 +20,9 @@ from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
 from tichu_analyze.diagnostics import Diagnostic
+from tichu_analyze.events import Pass, Play
 from tichu_analyze.logfile import replay_file
-from tichu_analyze.state import GameState, RoundState
+from tichu_analyze.state import GameState, RoundState, Step
 from tichu_analyze.visitor import Visitor
 
 BSW = Path(__file__).resolve().parents[2] / "shared" / "samples" / "bsw"
@@ -167,3 +168,49 @@ def test_the_datasets_credit_each_replaced_player_with_the_rounds_they_played(
                 got = credited.get((path.stem, number, seat))
                 if got is not None and person.strip():
                     assert got in (person, f"{person} (seat {seat})"), (path.name, number, seat)
+
+
+class _Plays(Visitor):
+    """Who the engine names for each play and pass: ``line -> (seat, occupant, occupants)``."""
+
+    def __init__(self) -> None:
+        self.named: dict[int, tuple[int, str, list[str]]] = {}
+
+    def visit_event(self, game: GameState, rnd: RoundState, step: Step) -> None:
+        if type(step.event) in (Play, Pass) and step.seat is not None:
+            occupants = list(rnd.occupants)
+            self.named[step.line] = (step.seat, occupants[step.seat], occupants)
+
+
+_MOVE = re.compile(r"\(([0-3])\)(.*?)(?:: \S| passt)")
+
+
+def test_every_play_is_credited_to_who_made_it_a_substitute_during_a_round_included() -> None:
+    substitutes = 0  # plays by someone who exchanged in no round of the file
+    for path in sorted(BSW.glob("*.tch")):
+        lines = path.read_bytes().decode("utf-8", "replace").replace("\r", "").split("\n")
+        blocks = exchanging_names(path)
+        block, playing, suspect = -1, False, False
+        for line in lines:  # does a play line name someone not exchanging in its round?
+            if "Gr.Tichukarten" in line:
+                block, playing = block + 1, False
+            elif "Rundenverlauf" in line:
+                playing = True
+            elif playing and (m := _MOVE.match(line.strip())) is not None and \
+                    m.group(2).strip() and m.group(2) not in blocks[block].values():
+                suspect = True
+                break
+        if not suspect:
+            continue
+        seen = _Plays()
+        replay_file(path, seen)
+        for no, (seat, occupant, occupants) in seen.named.items():
+            m = _MOVE.match(lines[no - 1].strip())
+            if m is None or int(m.group(1)) != seat or not m.group(2).strip():
+                continue  # (a pass the reader supplied, at the line that shows it)
+            named = m.group(2)
+            # the line's name made the play, unless BSW named another seat's player there
+            assert occupant == named or named in occupants, (path.name, no, occupant, named)
+            substitutes += occupant == named and named not in occupants[:seat] + occupants[
+                seat + 1:] and all(named not in b.values() for b in blocks)
+    assert substitutes > 30

@@ -46,7 +46,18 @@ from .cards import (
 )
 from .combos import Combo, describe
 from .diagnostics import RULES, VARIANT_KINDS, VARIANTS, Diagnostic
-from .events import Call, Deal, DragonGift, Exchange, GameEnd, Pass, Play, RoundEnd, RoundStart
+from .events import (
+    Call,
+    Deal,
+    DragonGift,
+    Exchange,
+    GameEnd,
+    Pass,
+    Play,
+    RoundEnd,
+    RoundStart,
+    Substitute,
+)
 from .logfile import is_tch, replay_file
 from .record import Recorder, RoundRecord
 from .safetext import NAME_LIMIT, TEXT_LIMIT
@@ -718,6 +729,11 @@ def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
         return [f"game_end records the totals {ev.score[0]} to {ev.score[1]}"]
     if isinstance(ev, RoundStart):
         return [f"round_start of round {ev.round}"]
+    if isinstance(ev, Substitute):
+        if step.skipped:
+            return [f"x_substitute naming {ev.player} (not applied)"]
+        return ["takes the seat during the round: a substitute, who makes its decisions from "
+                "here on (the round stays credited to the player who began it)"]
     return [type(ev).__name__]
 
 
@@ -880,6 +896,32 @@ def replaced_words(view: GameView, seated: Sequence[str]) -> str:
     return (" · " + ", ".join(swaps)
             + (", who began the game in that seat" if len(swaps) == 1
                else ", who began the game in those seats"))
+
+
+def substitutes_words(state: RoundState) -> str:
+    """``kovatsaki took seat 3 from kalosaras. at line 364``, for each substitute who took a
+    seat during the round (``x_substitute``), and whom the round is credited to; empty
+    when none did."""
+    names = list(state.players)
+    changes = []
+    for line, seat, name in state.substitutes:
+        changes.append(f"{clean(name)} took seat {seat} from {clean(names[seat])} at line {line}")
+        names[seat] = name
+    if not changes:
+        return ""
+    seats = sorted({seat for _, seat, _ in state.substitutes})
+    credited = ", ".join(f"{clean(state.players[s])} ({s})" for s in seats)
+    return f"{'; '.join(changes)}; the round is credited to {credited}, who began it"
+
+
+def _seated(names: list[str], e: Entry) -> list[str]:
+    """The names by seat from the entry ``e`` on: a substitute's event changes one."""
+    step = e.step
+    if step is None or step.skipped or not isinstance(step.event, Substitute):
+        return names
+    names = list(names)
+    names[step.event.seat] = step.event.player
+    return names
 
 
 def dummy_mark(state: RoundState, seat: int) -> str | None:
@@ -1228,6 +1270,7 @@ def _line_prefix(w: _TextWriter, line: int, seat: int | None, lw: int) -> list[S
 
 def _text_entry(w: _TextWriter, view: GameView, e: Entry, lw: int) -> None:
     body_col = 2 + 5 + lw + 2 + w.who_width + 2
+    w.names = _seated(w.names, e)
     step = e.step
     if step is not None:
         ev = step.event
@@ -1337,6 +1380,8 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
         w.add([("Players in this round ", "bold")],
               [(", ".join(w.who(s) for s in range(len(rec.players)))
                 + replaced_words(view, rec.players), "")], hang=2)
+    if rec.state.substitutes:
+        w.add([("Substitutes ", "bold")], [(substitutes_words(rec.state), "")], hang=2)
     if rec.state.dummy >= 0:  # trichu (rules 9.3)
         w.add([("Seating ", "bold")], w.segs(seating_phrase(rec.state)), hang=2)
     notes = v.notes
@@ -1396,6 +1441,7 @@ def _text_round(w: _TextWriter, view: GameView, v: RoundView, show_hands: bool) 
             w.add([("  → ", "bold")], w.segs(trick_outcome(v, t)), hang=4)
 
     w.blank()
+    w.names = rec.players  # (the result is credited to who began the round)
     w.add([], [(f"Result of round {rec.round}", "bold underline")])
     for e in v.after:
         _text_entry(w, view, e, lw)
@@ -1751,6 +1797,7 @@ def _codes(entries: Iterable[Entry]) -> str:
 def _html_entry(h: _Html, e: Entry) -> list[str]:
     view = h.view
     out: list[str] = []
+    h.names = _seated(h.names, e)
     step = e.step
     if step is not None:
         ev = step.event
@@ -1815,6 +1862,8 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
         out.append(f'<p class="meta">Players in this round (seat): '
                    f"{', '.join(h.who(s) for s in range(len(rec.players)))}"
                    f"{h.text(replaced_words(view, rec.players))}</p>")
+    if rec.state.substitutes:
+        out.append(f'<p class="meta">Substitutes: {h.text(substitutes_words(rec.state))}</p>')
     if rec.state.dummy >= 0:  # trichu (rules 9.3)
         out.append(f'<p class="meta">Seating: {h.pieces(seating_phrase(rec.state))}</p>')
     notes = v.notes
@@ -1879,6 +1928,7 @@ def _html_round(h: _Html, view: GameView, v: RoundView) -> list[str]:
                                    "Hands at the start of the trick (faded: played in it)"))
         out.append("</div></section>")
     # result
+    h.names = rec.players  # (the result is credited to who began the round)
     bad = " bad" if any(e.notes for e in v.after) else ""
     out.append(f'<section class="block{bad}" id="{_anchor(v, "result")}">'
                f"<h3>Result of round {rec.round}</h3>")

@@ -103,6 +103,7 @@ from .events import (
     Play,
     RoundEnd,
     RoundStart,
+    Substitute,
 )
 from .replay import Replay
 from .state import Phase, RoundState, score_round, wish_play
@@ -333,10 +334,11 @@ than an object, and one round has several."""
 _What = tuple[str, int, Any]
 _Move = tuple[int, _What]
 """One line of a round's Rundenverlauf: ``(line, (kind, seat, data))``. ``kind``:
-pass, play, tichu, grand, gift (``seat``: the Dragon's recipient), wish, result
-(``seat`` -1). ``data``: a play's :data:`_Cards`, a wish's rank token, a result's
-score; else None. Plain tuples: a round has hundreds, and the same ``(kind, seat, data)``
-of a line's text comes again and again."""
+pass, play, player (a substitute takes ``seat``, ``data`` its name), tichu, grand, gift
+(``seat``: the Dragon's recipient), wish, result (``seat`` -1). ``data``: a play's
+:data:`_Cards`, a wish's rank token, a result's score; else None. Plain tuples: a round
+has hundreds, and the same ``(kind, seat, data)`` of a line's text comes again and
+again."""
 _Cards = tuple[list[str], Mask | None, int]
 """The cards of a play: format-1 tokens (a list never changed: the events of ``check``
 share it), their mask (None if a card is repeated), and
@@ -352,8 +354,9 @@ class _RoundText:
     """What the ``.tch`` lines of one round say (a plain class: one is made per round, a
     dataclass's default factories cost more)."""
 
-    __slots__ = ("blank", "firsts", "fourteen", "gives", "grand", "hands8", "line", "lines",
-                 "names", "play", "pre", "section", "six", "start_line", "unreadable")
+    __slots__ = ("blank", "current", "firsts", "fourteen", "gives", "grand", "hands8", "line",
+                 "lines", "names", "play", "pre", "replaced", "section", "six", "start_line",
+                 "unreadable")
 
     def __init__(self, line: int) -> None:
         self.line = line  # the Gr.Tichukarten header
@@ -377,6 +380,10 @@ class _RoundText:
         self.gives: list[tuple[int, int, int, str, str]] = []
         self.play: list[_Move] = []
         self.unreadable: tuple[int, str] | None = None
+        # in the Rundenverlauf: who sits where now (a substitute who took a seat during the
+        # round in it), and whether the last line read named one
+        self.current: list[str] = self.names
+        self.replaced = False
 
 
 _OTHERS = tuple(tuple((giver + k) & 3 for k in (1, 2, 3)) for giver in range(4))
@@ -559,6 +566,7 @@ def _parse_line(rt: _RoundText, no: int, text: str, head: str | None) -> str | N
     if head == "Rundenverlauf":
         rt.section = "play"
         _read_gives(rt)
+        rt.current = list(rt.names)
         return None
     if text == "Schupfen:":
         return None
@@ -617,8 +625,23 @@ def _read_gives(rt: _RoundText) -> None:
 
 def _parse_play(rt: _RoundText, no: int, text: str) -> str | None:
     """Take one non-blank line of the round's ``Rundenverlauf`` into ``rt``; an error
-    message if not understood."""
-    move = _move_line(text, rt.names, no)
+    message if not understood. A play or pass line that names someone new at its seat
+    (not the seat's player, nor one sitting elsewhere) is a substitute taking the seat:
+    a ``player`` record comes before the move, and ``rt.replaced`` is set."""
+    current = rt.current
+    if len(text) > 3 and text[0] == "(" and text[2] == ")" and text[1] in "0123" \
+            and (seat := ord(text[1]) - 48) < len(current):
+        name = current[seat]
+        if not (text.startswith(name, 3) and text.startswith((": ", " passt"), len(name) + 3)):
+            cut = text.rfind(" passt")
+            if cut < 3:
+                cut = text.rfind(": ")
+            other = text[3:cut] if cut >= 3 else ""
+            if other.strip() and other not in current:
+                rt.play.append((no, ("player", seat, other)))
+                current[seat] = other
+                rt.replaced = True
+    move = _move_line(text, current, no)
     if move is not None:
         if isinstance(move, str):
             return move
@@ -775,6 +798,9 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
             problem = f"the round has more than {MAX_ROUND_LINES:,} lines"
         elif rt.section == "play":
             problem = _parse_play(rt, no, text)
+            if rt.replaced:  # someone new sits at a seat: its lines, read the slow way
+                rt.replaced = False
+                moves = None
         else:
             problem = _parse_line(rt, no, text, head)
         if problem is not None:
@@ -783,9 +809,9 @@ def _batches(lines: TchLines, reader: _Reader) -> Iterator[list[tuple[int, Event
         elif rt.section == "over":
             yield reader.round(rt)
             rt.section = "done"
-        elif rt.section == "play" and moves is None and len(rt.names) == 4:
-            if rt.names != names:
-                names = list(rt.names)
+        elif rt.section == "play" and moves is None and len(rt.current) == 4:
+            if rt.current != names:
+                names = list(rt.current)
                 known = {f"{_SEAT_TEXT[seat]}{name} passt.": _PASSES[seat]
                          for seat, name in enumerate(names)}
                 heads = {f"{_SEAT_TEXT[seat]}{name}": seat for seat, name in enumerate(names)}
@@ -1243,6 +1269,8 @@ class _Converter:
             self.gift(line, seat)
         elif kind == "result":
             self.result(line, data)
+        elif kind == "player":  # a substitute takes the seat during the round
+            self.emit(line, Substitute(game=self.game, seat=seat, player=data))
 
     def wish_of(self) -> str | None:
         """The ``Wunsch:`` that belongs to the play being converted (the next records up
@@ -1567,7 +1595,8 @@ def write_tch(events: Iterable[EventDict]) -> str:
     play and pass, the trick winner's own ``passt.`` when it collects a trick (as
     BSW logs it), later ``Tichu:`` calls where they happened, ``Wunsch:``, ``Drache
     an:`` and ``Ergebnis:`` (from ``round_end.score``). The ``phoenix`` field is not
-    written: BSW does not record it.
+    written: BSW does not record it. Names follow ``round_start.players`` and
+    ``x_substitute`` (the lines after it name the substitute).
     """
     names = ["", "", "", ""]
     lines: list[str] = []
@@ -1577,7 +1606,11 @@ def write_tch(events: Iterable[EventDict]) -> str:
         if kind == "game_start":
             names = list(ev["players"])
         elif kind == "round_start":
+            if ev.get("players"):
+                names = list(ev["players"])
             writer = _RoundWriter(names, lines)
+        elif kind == "x_substitute":  # the seat's lines name the substitute from here on
+            names[ev["seat"]] = ev["player"]
         elif writer is not None:
             writer.event(ev)
     return "".join(line + "\n" for line in lines)

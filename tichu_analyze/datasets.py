@@ -136,10 +136,11 @@ __all__ = [
 Row = dict[str, Any]
 """One row: column name -> a Python value of the column's type (or None)."""
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Bumped when a column changes meaning or type, or columns are added; ``--append`` refuses
 another version. 2: the six- and three-player variants (``played_by``, ``role``,
-``partners``, ``opponents``, ``team_victory_*``, the exchange as lists, ``person_score``)."""
+``partners``, ``opponents``, ``team_victory_*``, the exchange as lists, ``person_score``).
+3: ``rounds.substitutes``, and a play credited to who made it (a substitute mid-round)."""
 
 PARTS = ".parts"
 """The folder of a dataset being written (inside its temporary directory) that holds the
@@ -318,6 +319,8 @@ COLUMNS: dict[str, tuple[Column, ...]] = {
         Column("wish_made", _S, "rank this seat wished with the Mahjong"),
         Column("wish_fulfilled", _B, "this seat's wish was fulfilled (null: it made none)"),
         Column("fulfilled_wish", _B, "this seat fulfilled the round's wish (null: no wish)"),
+        Column("substitutes", _LIST, "who took the seat during the round, in order (a player "
+               "replaced mid-round: x_substitute; the round stays the player's); empty: nobody"),
     ),
     "games": (
         *_WHERE,
@@ -675,6 +678,7 @@ def play_row(game: GameState, rnd: RoundState, step: Step,
 
 _ROUND_NAMES = _NAMES["rounds"]
 _ROUND_PLAYER = _ROUND_NAMES.index("player")
+_PLAY_PLAYER = _NAMES["plays"].index("player")
 
 
 def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
@@ -1586,8 +1590,17 @@ class DatasetVisitor(Visitor):
         with _writing():
             if open_round is not None:
                 for seat, rows in enumerate(open_round.plays):
-                    if rows:
+                    if not rows:
+                        continue
+                    if not rnd.substitutes:
                         writer.add_values("plays", open_round.players[seat], rows)
+                        continue
+                    # a substitute took a seat: each play goes to who made it
+                    by_player: dict[str, list[tuple[Any, ...]]] = {}
+                    for row in rows:
+                        by_player.setdefault(row[_PLAY_PLAYER], []).append(row)
+                    for name, mine in by_player.items():
+                        writer.add_values("plays", name, mine)
             for values in round_values(game, rnd, _text(game.file)):
                 writer.add_values("rounds", values[_ROUND_PLAYER], (values,))
 

@@ -77,10 +77,20 @@ class GameEnd(_Event, tag="game_end", frozen=True):
     game to its own shape: L002)."""
 
 
+class Substitute(_Event, tag="x_substitute", frozen=True):
+    """tichu-analyze's own event (docs/log-format.md, "Substitutes during a round"): from
+    here on ``player`` makes the decisions of ``seat``, having taken it during the round.
+    An ``x_`` event, so other readers skip it; the ``.tch`` reader writes it."""
+
+    seat: Seat
+    player: str
+
+
 Event = (
     GameStart | RoundStart | Deal | Call | Exchange | Play | Pass | DragonGift | RoundEnd | GameEnd
+    | Substitute
 )
-"""Any format-1 event."""
+"""Any event of a log: the format-1 events and the ``x_`` events this tool reads."""
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.__struct_config__.tag: cls  # type: ignore[misc]
@@ -88,7 +98,10 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameStart, RoundStart, Deal, Call, Exchange, Play, Pass, DragonGift, RoundEnd, GameEnd
     )
 }
-"""The ``type`` value of each event -> its class."""
+"""The ``type`` value of each format-1 event -> its class."""
+
+EXTENSION_TYPES: dict[str, type[Event]] = {"x_substitute": Substitute}
+"""The ``x_`` events this tool reads (a malformed one is skipped, as any ``x_`` event)."""
 
 
 # --- the variants' events ----------------------------------------------------
@@ -110,6 +123,7 @@ _WIDER: dict[str, dict[str, Any]] = {
     "dragon_gift": {"seat": WideSeat, "to": WideSeat},
     "round_end": {"finish_order": Annotated[list[WideSeat], msgspec.Meta(
         min_length=4, max_length=6)] | None},
+    "x_substitute": {"seat": WideSeat},
 }
 
 
@@ -124,7 +138,7 @@ def _widened(kind: str, cls: type[Any]) -> type[msgspec.Struct]:
 
 
 WIDE_TYPES: dict[str, type[msgspec.Struct]] = {
-    kind: _widened(kind, cls) for kind, cls in EVENT_TYPES.items()
+    kind: _widened(kind, cls) for kind, cls in (EVENT_TYPES | EXTENSION_TYPES).items()
 }
 """The ``type`` value of each event -> its shape in a variant game (six seats, trichu)."""
 
@@ -136,4 +150,4 @@ def widen(obj: dict[str, Any]) -> Event:
     kind = obj["type"]
     wide = msgspec.convert(obj, WIDE_TYPES[kind])
     fields = {f: getattr(wide, f) for f in wide.__struct_fields__}
-    return EVENT_TYPES[kind](**fields)
+    return (EVENT_TYPES | EXTENSION_TYPES)[kind](**fields)

@@ -37,9 +37,10 @@ class GameSummary:
     diagnostics: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SEVERITIES, 0))
     persons: dict[str, int] | None = None
     """``trichu`` (rules.md 9.3): each person's total instead of the teams' ``score``."""
-    newcomers: list[tuple[int, int, str]] = field(default_factory=list)
-    """(round, seat, name) of each player not in ``players`` who took a seat
-    (``round_start.players``: a substitute), at the first round they played."""
+    newcomers: list[tuple[int, int, str, int | None]] = field(default_factory=list)
+    """(round, seat, name, line) of each player not in ``players`` who took a seat, at the
+    first round they played: at its start (``round_start.players``; line None), or during
+    it (``x_substitute``: its line)."""
 
     def as_dict(self) -> dict[str, object]:
         found: dict[str, object] = {
@@ -49,8 +50,9 @@ class GameSummary:
         if self.persons is not None:
             found["persons"] = self.persons
         if self.newcomers:
-            found["newcomers"] = [{"round": r, "seat": s, "player": name}
-                                  for r, s, name in self.newcomers]
+            found["newcomers"] = [
+                {"round": r, "seat": s, "player": name} | ({} if at is None else {"line": at})
+                for r, s, name, at in self.newcomers]
         return found
 
 
@@ -77,13 +79,21 @@ class _Games(Visitor):
         self.file = file
         self.found: list[GameSummary] = []
         self.by_game: Counter[tuple[str | None, str]] = Counter()
-        self.newcomers: dict[str, list[tuple[int, int, str]]] = {}
+        self.newcomers: dict[str, list[tuple[int, int, str, int | None]]] = {}
 
     def begin_round(self, game: GameState, rnd: RoundState) -> None:
-        seen = {n for _, _, n in self.newcomers.setdefault(game.id, [])} | set(game.players)
-        for seat, name in enumerate(rnd.players):
+        self._note(game, rnd, [(None, seat, name) for seat, name in enumerate(rnd.players)])
+
+    def end_round(self, game: GameState, rnd: RoundState) -> None:
+        self._note(game, rnd, rnd.substitutes)  # (who took a seat during the round)
+
+    def _note(self, game: GameState, rnd: RoundState,
+              seated: list[tuple[int, int, str]] | list[tuple[None, int, str]]) -> None:
+        found = self.newcomers.setdefault(game.id, [])
+        seen = {n for _, _, n, _ in found} | set(game.players)
+        for line, seat, name in seated:
             if name not in seen:
-                self.newcomers[game.id].append((rnd.number, seat, name))
+                found.append((rnd.number, seat, name, line))
                 seen.add(name)
 
     def end_game(self, game: GameState) -> None:
@@ -146,7 +156,9 @@ def as_text(g: GameSummary, colour: bool = False) -> str:
     state = paint("complete", "\x1b[32m") if g.complete else paint("incomplete", "\x1b[33m")
     rounds = f"{g.rounds} round{'s' * (g.rounds != 1)}"
     players = printable(", ".join(g.players) + "".join(
-        f", then {name} (seat {seat}) from round {r}" for r, seat, name in g.newcomers))
+        f", then {name} (seat {seat}) "
+        + (f"from round {r}" if at is None else f"during round {r} (line {at})")
+        for r, seat, name, at in g.newcomers))
     file = paint(printable(g.file) + ":", _BOLD)
     return (f"{file} game {printable(g.game)}: {players}; "
             f"{rounds}; {state}; {score}; "

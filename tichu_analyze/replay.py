@@ -80,6 +80,7 @@ from .events import (
     Play,
     RoundEnd,
     RoundStart,
+    Substitute,
 )
 from .state import (
     STATUS_INCOMPLETE,
@@ -200,6 +201,7 @@ class Replay:
             DragonGift: self._dragon_gift,  # type: ignore[dict-item]
             RoundEnd: self._round_end,  # type: ignore[dict-item]
             GameEnd: self._game_end,  # type: ignore[dict-item]
+            Substitute: self._substitute,  # type: ignore[dict-item]
         }
 
     # ------------------------------------------------------------------ input
@@ -453,7 +455,7 @@ class Replay:
                  seat: int | None, game_id: str | None = None) -> None:
         player = None
         if game is not None and seat is not None and 0 <= seat < game.seats:
-            player = rnd.players[seat] if rnd is not None else game.seating[seat]
+            player = rnd.occupants[seat] if rnd is not None else game.seating[seat]
         diag = Diagnostic(
             code,
             RULES[code].severity,
@@ -478,7 +480,7 @@ class Replay:
         if game is None:
             return f"seat {seat}"
         rnd = game.round
-        names = rnd.players if rnd is not None else game.seating
+        names = rnd.occupants if rnd is not None else game.seating
         return f"{names[seat]} (seat {seat})"
 
     # ------------------------------------------------------------ game level
@@ -1340,6 +1342,28 @@ class Replay:
         return 0
 
     # ---------------------------------------------------------------- scoring
+
+    def _substitute(self, game: GameState, rnd: RoundState | None, ev: Substitute) -> int:
+        """``x_substitute``: a substitute takes a seat during a round (docs/log-format.md).
+        Its later decisions are named after it; the round stays credited to the players
+        who began it (``rnd.players``); from the next round on it sits there. L002 for a
+        seat the game does not have, an empty name, or a name sitting at another seat."""
+        seat, name = ev.seat, ev.player
+        names = rnd.occupants if rnd is not None else game.seating
+        if seat >= game.seats or not name.strip() or any(
+                n == name for s, n in enumerate(names) if s != seat):
+            why = (f"seat {seat} is not a seat of the game" if seat >= game.seats
+                   else "the name is empty" if not name.strip()
+                   else f"{name} sits at another seat")
+            self._emit("L002", f"x_substitute: {why}; it is skipped")
+            return SKIPPED
+        if rnd is not None:
+            if rnd.occupants is rnd.players:
+                rnd.occupants = list(rnd.players)
+            rnd.occupants[seat] = name
+            rnd.substitutes.append((self._line, seat, name))
+        game.seating[seat] = name
+        return 0
 
     def _end_round(self, rnd: RoundState) -> None:
         """Rules 7: the round is over (a double victory, or the third seat out); score it."""

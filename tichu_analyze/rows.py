@@ -28,7 +28,7 @@ from .cards import (
     TOKENS,
 )
 from .combos import Combo, Kind, bombs_in
-from .events import Pass, Play
+from .events import Pass, Play, Substitute
 from .state import STATUS_SCORED, GameState, RoundState, Step, Trick
 
 # Names the per-event code reads, as constants of this module (mypyc then reads them
@@ -36,6 +36,7 @@ from .state import STATUS_SCORED, GameState, RoundState, Step, Trick
 _RANK_TOKENS: Final = RANK_TOKENS
 _PLAY: Final = Play
 _PASS: Final = Pass
+_SUBSTITUTE: Final = Substitute
 
 _RANGES: Final[dict[int, tuple[int, int]]] = {
     8: (-(1 << 7), (1 << 7) - 1), 16: (-(1 << 15), (1 << 15) - 1), 32: (-(1 << 31), (1 << 31) - 1)}
@@ -184,9 +185,11 @@ class Seating:
         self.opponents = opponents
 
     @staticmethod
-    def of(rnd: RoundState) -> Seating:
-        """The seating of ``rnd``."""
-        players = rnd.players
+    def of(rnd: RoundState, players: list[str] | None = None) -> Seating:
+        """The seating of ``rnd`` (``players``: other names by seat, such as its
+        occupants after a substitute took a seat; default: its players)."""
+        if players is None:
+            players = rnd.players
         seats = range(rnd.seats)
         mates = [rnd.partners(s) for s in seats]
         dummy, solo = rnd.dummy, rnd.solo
@@ -361,6 +364,8 @@ def round_values(game: GameState, rnd: RoundState, file: str) -> list[tuple[Any,
             _rank_token(wished) if wisher == seat else None,
             (fulfilled_by is not None) if wisher == seat else None,
             (fulfilled_by == seat) if wished is not None else None,
+            [name for _, s, name in rnd.substitutes if s == seat] if rnd.substitutes
+            else _NO_VALUES,
         )
         rows.append(tuple(values))
     return rows
@@ -427,6 +432,8 @@ class PlayRows:
                 if combo is not None:
                     open_round.where[id(combo)] = (seat, len(rows))
                 rows.append(row)
+        elif kind is _SUBSTITUTE and not step.skipped:  # its plays are credited to the newcomer
+            open_round.seating = Seating.of(rnd, rnd.occupants)
         open_round.previous_ts = ev.ts
 
     def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:

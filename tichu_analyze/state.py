@@ -358,7 +358,10 @@ class RoundState:
 
     Read-only for everyone but the engine. Attributes (seats are list indices):
 
-    * ``number``, ``players`` (names by seat for this round), ``seats``, ``phase``;
+    * ``number``, ``players`` (names by seat for this round: who sat there when it began,
+      the person each seat's round is credited to), ``occupants`` (names by seat now: a
+      substitute who took a seat during the round, ``x_substitute``, in it),
+      ``substitutes`` (``(line, seat, name)`` of each such change), ``seats``, ``phase``;
       ``variants`` (the game's variant names), ``dummy`` (``trichu``: the dummy's seat,
       else -1), ``receivers`` (per seat, the seats it gives to in the exchange, as
       bits), ``first_deal`` (cards per seat in the first deal: 8, or 6 for six seats);
@@ -394,6 +397,8 @@ class RoundState:
     __slots__ = (
         "number",
         "players",
+        "occupants",
+        "substitutes",
         "seats",
         "phase",
         "hands",
@@ -454,6 +459,8 @@ class RoundState:
         zeros = [0] * seats
         self.number = number
         self.players = players
+        self.occupants = players  # a copy once a substitute takes a seat (never players)
+        self.substitutes: list[tuple[int, int, str]] = []
         self.seats = seats
         self.line = line  # of the round_start
         self.phase = _DEAL
