@@ -16,7 +16,7 @@ install: compiled fonts
 ## compiled: .venv-compiled, redone when the sources change
 compiled: $(FAST)/.installed
 
-$(FAST)/.installed: pyproject.toml setup.py tichu_analyze/*.py tichu_analyze/*.json
+$(FAST)/.installed: pyproject.toml setup.py $(shell find tichu_analyze -name "*.py") tichu_analyze/*.json
 	$(PYTHON) -m venv $(FAST)
 	$(FAST)/bin/python -m pip install --quiet --upgrade pip
 	$(FAST)/bin/python -m pip install --quiet "setuptools>=77" wheel mypy

@@ -11,14 +11,14 @@ import os
 from setuptools import setup
 
 COMPILED = [
-    "tichu_analyze/cards.py",
-    "tichu_analyze/combos.py",
-    "tichu_analyze/diagnostics.py",
-    "tichu_analyze/state.py",
-    "tichu_analyze/replay.py",
-    "tichu_analyze/logfile.py",
-    "tichu_analyze/bsw.py",
-    "tichu_analyze/rows.py",
+    "tichu_analyze/core/cards.py",
+    "tichu_analyze/core/combos.py",
+    "tichu_analyze/core/diagnostics.py",
+    "tichu_analyze/core/state.py",
+    "tichu_analyze/core/engine.py",
+    "tichu_analyze/readers/logfile.py",
+    "tichu_analyze/readers/bsw.py",
+    "tichu_analyze/data/rows.py",
 ]
 
 ext_modules = []

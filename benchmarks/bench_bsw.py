@@ -41,9 +41,9 @@ CORES = 2
 def corpus(games: int, seed: int = 2027) -> tuple[Path, Path]:
     """A folder of ``games`` simulated .tch files and the real sample, and the same
     games as one .jsonl file."""
-    from tichu_analyze.bsw import Unreadable, event_dict, read_tch, write_tch
-    from tichu_analyze.logfile import find_logs, tch_game_id, write_log
-    from tichu_analyze.simulate import simulate
+    from tichu_analyze.readers.bsw import Unreadable, event_dict, read_tch, write_tch
+    from tichu_analyze.readers.logfile import find_logs, tch_game_id, write_log
+    from tichu_analyze.sim.simulate import simulate
 
     folder = HERE / "corpus" / f"tch-{games}-{seed}"
     jsonl = HERE / "corpus" / f"tch-{games}-{seed}-converted.jsonl"
@@ -70,11 +70,11 @@ def corpus(games: int, seed: int = 2027) -> tuple[Path, Path]:
 
 def check_all(paths: list[Path]) -> dict[str, float]:
     """Check ``paths`` one by one as `check` does; games, events, errors, CPU seconds."""
-    from tichu_analyze.diagnostics import Diagnostic
-    from tichu_analyze.logfile import replay_file
+    from tichu_analyze.core.diagnostics import Diagnostic
+    from tichu_analyze.readers.logfile import replay_file
 
     try:
-        from tichu_analyze.visitor import DiagnosticVisitor
+        from tichu_analyze.core.visitor import DiagnosticVisitor
     except ImportError:  # a --baseline from before the visitor API: a report callback
         def DiagnosticVisitor(report):  # type: ignore[no-untyped-def] # noqa: N802
             return report
@@ -94,7 +94,7 @@ def check_all(paths: list[Path]) -> dict[str, float]:
 def worker(paths: list[Path]) -> None:
     """``--worker PATH...``: time the logs of the PATHs (files, or folders of .tch files),
     print the result as JSON."""
-    from tichu_analyze.logfile import find_logs
+    from tichu_analyze.readers.logfile import find_logs
 
     logs = find_logs(paths)
     print(json.dumps({phase: check_all(logs) for phase in PHASES}))
@@ -132,7 +132,7 @@ def main() -> None:
     if args.worker is not None:
         worker(args.worker)
         return
-    from tichu_analyze.logfile import find_logs
+    from tichu_analyze.readers.logfile import find_logs
 
     folder, jsonl = corpus(args.games)
     files = find_logs([folder])

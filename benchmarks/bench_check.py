@@ -32,12 +32,12 @@ from pathlib import Path
 
 import msgspec
 
-from tichu_analyze.events import Event
-from tichu_analyze.logfile import replay_file, write_log
-from tichu_analyze.simulate import simulate
+from tichu_analyze.core.events import Event
+from tichu_analyze.readers.logfile import replay_file, write_log
+from tichu_analyze.sim.simulate import simulate
 
 try:
-    from tichu_analyze.visitor import DiagnosticVisitor
+    from tichu_analyze.core.visitor import DiagnosticVisitor
 except ImportError:  # a baseline from before the visitor API (see check)
     DiagnosticVisitor = None  # type: ignore[assignment,misc]
 
@@ -102,8 +102,8 @@ def peak_memory_mib(path: Path) -> float:
     """Max RSS of a fresh process that checks ``path``."""
     code = (
         "import resource, sys; from pathlib import Path;"
-        "from tichu_analyze.logfile import replay_file;"
-        "from tichu_analyze.visitor import Visitor;"
+        "from tichu_analyze.readers.logfile import replay_file;"
+        "from tichu_analyze.core.visitor import Visitor;"
         "replay_file(Path(sys.argv[1]), Visitor());"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
     )
@@ -165,9 +165,9 @@ def main() -> None:
         print(json.dumps({"events": events, "bytes": size, **results, "ratio": ratio,
                           "peak_mib": [mem_small, mem_big], "baselines": baselines}))
         return
-    import tichu_analyze.replay
+    import tichu_analyze.core.engine
 
-    build = ("compiled with mypyc" if tichu_analyze.replay.__file__.endswith(".so")
+    build = ("compiled with mypyc" if tichu_analyze.core.engine.__file__.endswith(".so")
              else "pure Python")
     print(f"tichu_analyze: {build}; Python {sys.version.split()[0]}")
     print(f"corpus: {args.games} simulated games, {events:,} events, {size / 2**20:.1f} MiB")

@@ -48,7 +48,7 @@ HERE = Path(__file__).parent
 _PEAK = """
 import resource, sys, tempfile
 from pathlib import Path
-from tichu_analyze.datasets import ingest
+from tichu_analyze.data.datasets import ingest
 with tempfile.TemporaryDirectory(dir=sys.argv[2]) as d:
     ingest([Path(sys.argv[1])], Path(d) / "ds")
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
@@ -73,8 +73,8 @@ def best_of(repeat: int, fn: Callable[[], object]) -> float:
 
 def pool_corpus(games: int, players: int, seed: int = 2026) -> Path:
     """A simulated log of ``games`` games among ``players`` names, written once and reused."""
-    from tichu_analyze.logfile import write_log
-    from tichu_analyze.simulate import simulate
+    from tichu_analyze.readers.logfile import write_log
+    from tichu_analyze.sim.simulate import simulate
 
     path = HERE / "corpus" / f"pool-{games}-{players}-{seed}.jsonl"
     if not path.exists():
@@ -87,9 +87,9 @@ def pool_corpus(games: int, players: int, seed: int = 2026) -> Path:
 def measure(path: Path, repeat: int, pool: Path | None = None) -> dict[str, float]:
     """check and ingest on ``path`` (and on ``pool``) in this process: events and CPU
     seconds."""
-    from tichu_analyze.datasets import ingest
-    from tichu_analyze.logfile import replay_file
-    from tichu_analyze.visitor import DiagnosticVisitor, Visitor
+    from tichu_analyze.core.visitor import DiagnosticVisitor, Visitor
+    from tichu_analyze.data.datasets import ingest
+    from tichu_analyze.readers.logfile import replay_file
 
     class Steps(Visitor):
         def visit_event(self, game: object, rnd: object, step: object) -> None:
@@ -127,7 +127,7 @@ def encode_seconds(dataset: Path, repeat: int) -> float:
     groups, as ``ingest`` writes them (the least of ``repeat`` runs)."""
     import pyarrow.parquet as pq
 
-    from tichu_analyze.datasets import write_rows
+    from tichu_analyze.data.datasets import write_rows
 
     files = [(f.parent.parent.name, pq.read_table(f))
              for f in sorted(dataset.glob("*/*/*.parquet"))]
@@ -200,9 +200,9 @@ def main() -> None:
     path = corpus(args.games)
     sizes = {args.games * k: corpus(args.games * k) for k in args.sizes}
     size = path.stat().st_size
-    import tichu_analyze.replay
+    import tichu_analyze.core.engine
 
-    build = ("compiled with mypyc" if tichu_analyze.replay.__file__.endswith(".so")
+    build = ("compiled with mypyc" if tichu_analyze.core.engine.__file__.endswith(".so")
              else "pure Python")
     print(f"tichu_analyze: {build}; Python {sys.version.split()[0]}; one core, CPU time")
     pool = pool_corpus(args.games, args.players) if args.players else None

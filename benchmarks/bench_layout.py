@@ -27,11 +27,11 @@ from pathlib import Path
 
 import polars as pl
 
-from tichu_analyze.datasets import TABLES, scan
-from tichu_analyze.driver import ProcessBackend
-from tichu_analyze.logfile import write_log
-from tichu_analyze.simulate import simulate
-from tichu_analyze.staging import ingest_staged
+from tichu_analyze.data.datasets import TABLES, scan
+from tichu_analyze.data.staging import ingest_staged
+from tichu_analyze.readers.logfile import write_log
+from tichu_analyze.run.driver import ProcessBackend
+from tichu_analyze.sim.simulate import simulate
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"

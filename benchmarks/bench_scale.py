@@ -36,14 +36,14 @@ from pathlib import Path
 
 from bench_check import corpus  # the same folder: run as a script
 
-from tichu_analyze.bsw import write_tch
-from tichu_analyze.datasets import ingest
-from tichu_analyze.driver import Backend, DaskBackend, ProcessBackend
-from tichu_analyze.logfile import find_logs
-from tichu_analyze.progress import progress_over
-from tichu_analyze.simulate import simulate
-from tichu_analyze.staging import ingest_staged
-from tichu_analyze.visitor import DiagnosticVisitor
+from tichu_analyze.core.visitor import DiagnosticVisitor
+from tichu_analyze.data.datasets import ingest
+from tichu_analyze.data.staging import ingest_staged
+from tichu_analyze.readers.bsw import write_tch
+from tichu_analyze.readers.logfile import find_logs
+from tichu_analyze.run.driver import Backend, DaskBackend, ProcessBackend
+from tichu_analyze.run.progress import progress_over
+from tichu_analyze.sim.simulate import simulate
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"
@@ -92,7 +92,7 @@ def check_with(files: list[Path], jobs: int, on: Backend | None) -> Callable[[],
 
 
 def _driven(files: list[Path], on: Backend, task_bytes: int | None = None):  # type: ignore[no-untyped-def]
-    from tichu_analyze.driver import check_task, plan, run
+    from tichu_analyze.run.driver import check_task, plan, run
 
     for result in run(plan(files, on.workers, task_bytes=task_bytes), check_task,
                       (frozenset(),), on):
@@ -161,9 +161,9 @@ def main() -> None:
     ap.add_argument("--ingest", action="store_true", help="also measure ingest")
     args = ap.parse_args()
 
-    import tichu_analyze.replay
+    import tichu_analyze.core.engine
 
-    build = ("compiled with mypyc" if tichu_analyze.replay.__file__.endswith(".so")
+    build = ("compiled with mypyc" if tichu_analyze.core.engine.__file__.endswith(".so")
              else "pure Python")
     print(f"tichu_analyze: {build}; Python {sys.version.split()[0]}; "
           f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at the start")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tichu_analyze.logfile import check_file
+from tichu_analyze.readers.logfile import check_file
 
 
 def load_cases(folder: Path) -> list[dict]:

@@ -7,7 +7,7 @@ mark...), stores it as ``.jsonl``, ``.jsonl.gz``, ``.jsonl.zst`` or ``.tch`` (a
 compressed stream sometimes corrupted itself), and runs it through :func:`exercise`:
 
 * ``check``'s reader and engine, and every output format of its diagnostics (text,
-  json, sarif, github): no exception but :class:`~tichu_analyze.logfile.LogError`, and
+  json, sarif, github): no exception but :class:`~tichu_analyze.readers.logfile.LogError`, and
   no raw control character in any output line;
 * ``replay``'s view of every game, as text and as HTML: no exception but the
   documented ones, no raw control character;
@@ -213,10 +213,10 @@ def exercise(path: Path, workdir: Path, ingest_too: bool = False, plots: bool = 
     """Run the readers and outputs on the log ``path``; raises on a crash or a broken
     promise, returns quietly otherwise. ``ingest_too``: also ingest, read back, report
     (with the plots drawn when ``plots``) and run the commands."""
-    from tichu_analyze.audit import AuditError, build, load, plain, render_html, render_text
-    from tichu_analyze.logfile import LogError, replay_file
-    from tichu_analyze.output import as_github, as_json, as_sarif, as_text
-    from tichu_analyze.visitor import DiagnosticVisitor
+    from tichu_analyze.core.visitor import DiagnosticVisitor
+    from tichu_analyze.lint.output import as_github, as_json, as_sarif, as_text
+    from tichu_analyze.readers.logfile import LogError, replay_file
+    from tichu_analyze.views.audit import AuditError, build, load, plain, render_html, render_text
 
     found: list = []
     with contextlib.suppress(LogError):
@@ -272,7 +272,7 @@ def _commands(path: Path, workdir: Path) -> None:
 def _ingest_and_read_back(path: Path, out: Path, plots: bool) -> None:
     import polars as pl
 
-    from tichu_analyze.datasets import TABLES, ingest, scan
+    from tichu_analyze.data.datasets import TABLES, ingest, scan
 
     shutil.rmtree(out, ignore_errors=True)
     result = ingest([path], out)
@@ -292,8 +292,8 @@ def _report(dataset: Path, plots: bool) -> None:
     """``report`` as text and HTML: no raw control character."""
     from rich.console import Console
 
-    from tichu_analyze.report import build_html, print_text
-    from tichu_analyze.stats import Dataset, DatasetError
+    from tichu_analyze.analysis.stats import Dataset, DatasetError
+    from tichu_analyze.views.report import build_html, print_text
 
     try:
         ds = Dataset.load(dataset)

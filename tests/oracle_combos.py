@@ -2,7 +2,7 @@
 
 Plain and slow on purpose: it works on card tokens (``"8s"``, ``"Phoenix"``),
 tries every rank the Phoenix could stand for, and searches the wish by
-enumerating subsets of the hand. It shares no code with ``tichu_analyze.combos``;
+enumerating subsets of the hand. It shares no code with ``tichu_analyze.core.combos``;
 ``tests/test_combo_oracle.py`` compares the two.
 
 Sections of /work/shared/spec/rules.md: 3 (combinations), 4 (beating),

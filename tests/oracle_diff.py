@@ -1,6 +1,6 @@
 """The engine against ``tests/oracle_engine.py``: simulated games, each with one fault.
 
-Every case is one simulated game (``tichu_analyze.simulate``, legal) with at most one
+Every case is one simulated game (``tichu_analyze.sim.simulate``, legal) with at most one
 fault injected deterministically from a seed: a pass dropped or added, two events
 swapped, a play's or pass's seat changed, cards exchanged between two plays of a seat,
 a bomb moved, a play or Dragon gift dropped, a gift redirected, a wish changed or moved,
@@ -684,7 +684,7 @@ def make_case(seed: int, only: str | None = None, faults: int = 1,
     """The log text of case ``seed`` and what was done to it (case 0 of 8 is legal);
     ``only``: always that mutation; ``faults``: how many; ``variants``: house rules of
     rules.md 9.1 the game is played under (named in its ``game_start``)."""
-    from tichu_analyze.simulate import simulate
+    from tichu_analyze.sim.simulate import simulate
 
     if only == "random":
         from oracle_random import random_game
@@ -719,8 +719,8 @@ def make_case(seed: int, only: str | None = None, faults: int = 1,
 
 
 def engine(path: Path) -> list[tuple[str, int]]:
-    from tichu_analyze.logfile import replay_file
-    from tichu_analyze.visitor import DiagnosticVisitor
+    from tichu_analyze.core.visitor import DiagnosticVisitor
+    from tichu_analyze.readers.logfile import replay_file
 
     found: list = []
     replay_file(path, DiagnosticVisitor(found.append))

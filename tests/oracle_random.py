@@ -1,6 +1,6 @@
 """Random games for the differential test, steered by the oracle's own state.
 
-``tichu_analyze.simulate`` plays sensible games: bombs are rare, the wish is mostly
+``tichu_analyze.sim.simulate`` plays sensible games: bombs are rare, the wish is mostly
 honoured, nobody bombs the Dog. These games reach the corners instead: deals rich in
 bombs, plays chosen at random among the legal ones (wish or not), bombs out of turn,
 and now and then a move by the wrong seat, a pass by the leader, the Dog on a trick, a

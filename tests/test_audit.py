@@ -23,10 +23,10 @@ import pytest
 from browser import dump_dom, is_blank, require_chromium, screenshot
 from typer.testing import CliRunner
 
-from tichu_analyze import audit
-from tichu_analyze.cards import BIT, CARD_BY_TOKEN
 from tichu_analyze.cli import app
-from tichu_analyze.events import Play
+from tichu_analyze.core.cards import BIT, CARD_BY_TOKEN
+from tichu_analyze.core.events import Play
+from tichu_analyze.views import audit
 
 TESTS = Path(__file__).parent
 REPO = TESTS.parent

@@ -1,4 +1,4 @@
-"""Tests of the Brettspielwelt ``.tch`` reader and writer (``tichu_analyze.bsw``).
+"""Tests of the Brettspielwelt ``.tch`` reader and writer (``tichu_analyze.readers.bsw``).
 
 Three kinds: the real sample game (parsed, well-formed, replays clean, and
 tampered copies whose genuine violations are reported at the right line);
@@ -17,7 +17,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from tichu_analyze.bsw import (
+from tichu_analyze.core.cards import TOKENS
+from tichu_analyze.core.diagnostics import Diagnostic
+from tichu_analyze.core.engine import Engine
+from tichu_analyze.core.events import Event, Pass
+from tichu_analyze.core.record import Recorder, RoundRecord
+from tichu_analyze.core.visitor import DiagnosticVisitor
+from tichu_analyze.readers.bsw import (
     CARD_OF_TCH,
     MAX_LINE,
     MAX_ROUND_LINES,
@@ -30,14 +36,8 @@ from tichu_analyze.bsw import (
     read_tch,
     write_tch,
 )
-from tichu_analyze.cards import TOKENS
-from tichu_analyze.diagnostics import Diagnostic
-from tichu_analyze.events import Event, Pass
-from tichu_analyze.logfile import replay_tch
-from tichu_analyze.record import Recorder, RoundRecord
-from tichu_analyze.replay import Replay
-from tichu_analyze.simulate import simulate
-from tichu_analyze.visitor import DiagnosticVisitor
+from tichu_analyze.readers.logfile import replay_tch
+from tichu_analyze.sim.simulate import simulate
 
 # the real game from ../shared/samples, copied unchanged into sample_logs/
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "2417500.tch"
@@ -63,7 +63,7 @@ def events(data: bytes | str) -> list[tuple[int, dict[str, Any]]]:
 def replay(data: bytes | str) -> tuple[list[Diagnostic], list[RoundRecord]]:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     recorder = Recorder()
-    r = Replay("t.tch", recorder)
+    r = Engine("t.tch", recorder)
     r.finish(replay_tch(raw, "g", r))
     return recorder.diagnostics, recorder.rounds
 
@@ -72,7 +72,7 @@ def replay_events(
     evs: list[tuple[int, dict[str, Any]]],
 ) -> tuple[list[Diagnostic], list[RoundRecord]]:
     recorder = Recorder()
-    r = Replay("t", recorder)
+    r = Engine("t", recorder)
     last = 0
     for line, ev in evs:
         r.feed(line, msgspec.convert(ev, Event))
@@ -1040,7 +1040,7 @@ def check_with(variants: frozenset[str], evs: list[tuple[int, dict[str, Any]]] |
                text: str = "") -> list[str]:
     """The codes of checking ``text`` (a ``.tch``) or ``evs`` (a log) under ``variants``."""
     recorder = Recorder()
-    r = Replay("t", recorder, variants=variants)
+    r = Engine("t", recorder, variants=variants)
     if evs is None:
         r.finish(replay_tch(text.encode("utf-8"), "g", r))
     else:
@@ -1094,7 +1094,7 @@ def test_check_replays_once_and_reports_the_same(sample: str, seed: int) -> None
              else line) for line in kept]
     text = "\n".join(kept[: len(kept) - rng.randrange(0, 40)])
     found: list[Diagnostic] = []
-    r = Replay("t.tch", DiagnosticVisitor(found.append))
+    r = Engine("t.tch", DiagnosticVisitor(found.append))
     r.finish(replay_tch(text.encode("utf-8"), "g", r))
     traced, _ = replay(text)
     assert found == traced  # the same messages whether the replay traces or not
@@ -1107,9 +1107,9 @@ def test_phoenix_readings_are_every_reading_of_the_kind() -> None:
     bottom or not, a rank sometimes moved) and full houses of every pair of ranks."""
     import random
 
-    from tichu_analyze import bsw
-    from tichu_analyze.cards import BIT, MAHJONG, PHOENIX, RANK_MASK
-    from tichu_analyze.combos import Kind, classified, classify
+    from tichu_analyze.core.cards import BIT, MAHJONG, PHOENIX, RANK_MASK
+    from tichu_analyze.core.combos import Kind, classified, classify
+    from tichu_analyze.readers import bsw
 
     def card(rank: int, rng: random.Random) -> int:
         return BIT[MAHJONG] if rank == 1 else 1 << (RANK_MASK[rank].bit_length() - 4

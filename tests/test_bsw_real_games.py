@@ -19,11 +19,11 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.diagnostics import Diagnostic
-from tichu_analyze.events import Pass, Play
-from tichu_analyze.logfile import replay_file
-from tichu_analyze.state import GameState, RoundState, Step
-from tichu_analyze.visitor import Visitor
+from tichu_analyze.core.diagnostics import Diagnostic
+from tichu_analyze.core.events import Pass, Play
+from tichu_analyze.core.state import GameState, RoundState, Step
+from tichu_analyze.core.visitor import Visitor
+from tichu_analyze.readers.logfile import replay_file
 
 BSW = Path(__file__).resolve().parents[2] / "shared" / "samples" / "bsw"
 pytestmark = pytest.mark.skipif(not (BSW / "expected.json").exists(),

@@ -12,9 +12,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.combos import Kind
-from tichu_analyze.logfile import check_file, replay_file
-from tichu_analyze.record import Recorder
+from tichu_analyze.core.combos import Kind
+from tichu_analyze.core.record import Recorder
+from tichu_analyze.readers.logfile import check_file, replay_file
 
 runner = CliRunner()
 

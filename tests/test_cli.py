@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.diagnostics import RULES
+from tichu_analyze.core.diagnostics import RULES
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rules"
 WISH = FIXTURES / "W001_pass_holding_rank.jsonl"

@@ -1,7 +1,7 @@
 """The engine's combinations compared with an independent reading of rules.md.
 
 ``tests/oracle_combos.py`` was written from the spec alone (sections 3-6 and 9.1),
-without reading ``tichu_analyze/combos.py``. Here both answer the same questions:
+without reading ``tichu_analyze/core/combos.py``. Here both answer the same questions:
 exhaustively on small decks, and with Hypothesis on random sets, hands, tops
 and wishes. The two meet only through the public API (card tokens -> masks).
 
@@ -22,8 +22,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle_combos import ALL_TOKENS, Play
 
-from tichu_analyze.cards import CARD_BY_TOKEN, TOKENS, Mask, iter_cards, mask_of
-from tichu_analyze.combos import Combo, Kind, beats, bombs_in, can_play_rank, classify, legal_plays
+from tichu_analyze.core.cards import CARD_BY_TOKEN, TOKENS, Mask, iter_cards, mask_of
+from tichu_analyze.core.combos import (
+    Combo,
+    Kind,
+    beats,
+    bombs_in,
+    can_play_rank,
+    classify,
+    legal_plays,
+)
 
 KIND_NAMES = {
     Kind.SINGLE: oracle.SINGLE,

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tichu_analyze.cards import CARD_BY_TOKEN, PHOENIX, RANK_MASK, Mask, cards_of, mask_of
-from tichu_analyze.combos import (
+from tichu_analyze.core.cards import CARD_BY_TOKEN, PHOENIX, RANK_MASK, Mask, cards_of, mask_of
+from tichu_analyze.core.combos import (
     Combo,
     Kind,
     beats,

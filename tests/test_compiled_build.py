@@ -8,14 +8,14 @@ import os
 
 import pytest
 
-import tichu_analyze.bsw
-import tichu_analyze.replay
-import tichu_analyze.rows
+import tichu_analyze.core.engine
+import tichu_analyze.data.rows
+import tichu_analyze.readers.bsw
 
 
 def test_hot_path_is_compiled_when_asked() -> None:
     if not os.environ.get("TICHU_ANALYZE_EXPECT_COMPILED"):
         pytest.skip("checks the mypyc-compiled build: run 'make test-compiled' to test it")
-    assert tichu_analyze.replay.__file__.endswith(".so")
-    assert tichu_analyze.bsw.__file__.endswith(".so")  # the .tch reader too
-    assert tichu_analyze.rows.__file__.endswith(".so")  # the dataset rows (ingest)
+    assert tichu_analyze.core.engine.__file__.endswith(".so")
+    assert tichu_analyze.readers.bsw.__file__.endswith(".so")  # the .tch reader too
+    assert tichu_analyze.data.rows.__file__.endswith(".so")  # the dataset rows (ingest)

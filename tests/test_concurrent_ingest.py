@@ -17,9 +17,9 @@ import duckdb
 import polars as pl
 import pytest
 
-from tichu_analyze.datasets import DEFAULT_PARTITION, INGESTED, escape_partition, ingest, scan
-from tichu_analyze.logfile import find_logs, write_log
-from tichu_analyze.simulate import simulate
+from tichu_analyze.data.datasets import DEFAULT_PARTITION, INGESTED, escape_partition, ingest, scan
+from tichu_analyze.readers.logfile import find_logs, write_log
+from tichu_analyze.sim.simulate import simulate
 
 CLI = [sys.executable, "-m", "tichu_analyze"]
 

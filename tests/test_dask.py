@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tichu_analyze import datasets
 from tichu_analyze.cli import app
-from tichu_analyze.datasets import TABLES, scan
-from tichu_analyze.driver import DaskBackend, DriverError
-from tichu_analyze.logfile import find_logs, write_log
-from tichu_analyze.simulate import simulate
-from tichu_analyze.staging import ingest_staged
+from tichu_analyze.data import datasets
+from tichu_analyze.data.datasets import TABLES, scan
+from tichu_analyze.data.staging import ingest_staged
+from tichu_analyze.readers.logfile import find_logs, write_log
+from tichu_analyze.run.driver import DaskBackend, DriverError
+from tichu_analyze.sim.simulate import simulate
 
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed "
                                   "(pip install -e '.[dask]')")
@@ -155,7 +155,7 @@ def test_a_refused_connection_fails_at_once() -> None:
 
 def test_a_worker_without_the_package_is_a_clear_error(threads: str,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    from tichu_analyze import driver
+    from tichu_analyze.run import driver
 
     def missing() -> str:
         raise ModuleNotFoundError("No module named 'tichu_analyze'")

@@ -38,10 +38,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tichu_analyze import datasets
-from tichu_analyze.cards import CARD_BY_TOKEN, mask_of
 from tichu_analyze.cli import app
-from tichu_analyze.datasets import (
+from tichu_analyze.core.cards import CARD_BY_TOKEN, mask_of
+from tichu_analyze.data import datasets
+from tichu_analyze.data.datasets import (
     COLUMNS,
     DEFAULT_PARTITION,
     MARKER,
@@ -55,8 +55,8 @@ from tichu_analyze.datasets import (
     scan,
     unescape_partition,
 )
-from tichu_analyze.logfile import write_log
-from tichu_analyze.simulate import simulate
+from tichu_analyze.readers.logfile import write_log
+from tichu_analyze.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -251,7 +251,7 @@ def _check(row: dict[str, Any], **expected: Any) -> None:
 
 
 def test_log_replays_with_exactly_the_expected_diagnostics(tmp_path: Path) -> None:
-    from tichu_analyze.logfile import check_file
+    from tichu_analyze.readers.logfile import check_file
 
     log = write_hand_made_log(tmp_path / "hand.jsonl")
     found = [(d.line, d.code, d.player) for d in check_file(log)]
@@ -581,7 +581,7 @@ def test_bombs_and_singles(cards: str, bombs: int, singles: int) -> None:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(0, 33), min_size=1, max_size=14, unique=True))  # dense: bombs
 def test_bomb_count_agrees_with_bombs_in(cards: list[int]) -> None:
-    from tichu_analyze.combos import bombs_in
+    from tichu_analyze.core.combos import bombs_in
 
     hand = mask_of(cards)
     found = bombs_in(hand)
@@ -976,8 +976,8 @@ def test_a_subclass_of_the_dataset_visitor_keeps_its_own_visit_event(
         tmp_path: Path, sim_log: Path) -> None:
     # DatasetVisitor hands the replay its compiled row code directly, but not in front of
     # a subclass's own method
-    from tichu_analyze.logfile import replay_file
-    from tichu_analyze.state import GameState, RoundState, Step
+    from tichu_analyze.core.state import GameState, RoundState, Step
+    from tichu_analyze.readers.logfile import replay_file
 
     seen: list[int] = []
 

@@ -319,8 +319,8 @@ def test_a_bomb_on_the_dog_under_the_house_rule_is_explained() -> None:
 def test_the_seats_due_to_lead_after_the_dog_are_the_engines(tmp_path: Path) -> None:
     """The view named the seat the lead passes to after the Dog by a rule of its own; it
     now asks the engine (RoundState.may_lead), which the Recorder keeps per Dog trick."""
-    from tichu_analyze.logfile import replay_file
-    from tichu_analyze.record import Recorder
+    from tichu_analyze.core.record import Recorder
+    from tichu_analyze.readers.logfile import replay_file
 
     recorder = Recorder()
     log = ROOT / "tests/fixtures/variants/P003_ok_tientsin_dog_to_nearer_partner.jsonl"

@@ -17,8 +17,8 @@ import pytest
 from cli_helpers import ROOT, SAMPLES, flat, runner
 
 from tichu_analyze.cli import app
-from tichu_analyze.datasets import scan
-from tichu_analyze.logfile import check_file
+from tichu_analyze.data.datasets import scan
+from tichu_analyze.readers.logfile import check_file
 
 Event = dict[str, Any]
 

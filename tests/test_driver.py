@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tichu_analyze import driver
 from tichu_analyze.cli import app
-from tichu_analyze.diagnostics import Diagnostic
-from tichu_analyze.driver import ProcessBackend, SerialBackend, Unit, check_task, plan, run
-from tichu_analyze.logfile import check_file, write_log
-from tichu_analyze.simulate import simulate
+from tichu_analyze.core.diagnostics import Diagnostic
+from tichu_analyze.readers.logfile import check_file, write_log
+from tichu_analyze.run import driver
+from tichu_analyze.run.driver import ProcessBackend, SerialBackend, Unit, check_task, plan, run
+from tichu_analyze.sim.simulate import simulate
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -176,7 +176,7 @@ def test_check_jobs_output_is_byte_identical(logs: dict[str, Path]) -> None:
 
 
 def test_convert_jobs_output_is_identical(tmp_path: Path) -> None:
-    from tichu_analyze.bsw import write_tch
+    from tichu_analyze.readers.bsw import write_tch
 
     events = list(simulate(3, 5))
     for game in {e["game"] for e in events}:
@@ -209,7 +209,7 @@ def test_scheduler_address_is_checked() -> None:
 
 
 def test_ingest_jobs_rows_are_the_serial_rows(logs: dict[str, Path], tmp_path: Path) -> None:
-    from tichu_analyze.datasets import TABLES, scan
+    from tichu_analyze.data.datasets import TABLES, scan
 
     args = ["ingest", "-q", str(SAMPLES), str(logs["late"])]
     one, two = tmp_path / "one", tmp_path / "two"
@@ -228,7 +228,7 @@ def test_ingest_jobs_append_skips_logs_already_held(logs: dict[str, Path],
                                                     tmp_path: Path) -> None:
     """The parallel (staged) ingest keeps issue 10's promise: logs already in the dataset
     are skipped on --append (rows not doubled), --force ingests them again."""
-    from tichu_analyze.datasets import scan
+    from tichu_analyze.data.datasets import scan
 
     out = tmp_path / "ds"
     args = ["ingest", "-q", str(logs["late"]), "-o", str(out), "--jobs", "2"]
@@ -246,8 +246,8 @@ def test_ingest_jobs_append_skips_logs_already_held(logs: dict[str, Path],
 @pytest.mark.parametrize("name", ["clean", "late"])
 def test_ingest_of_byte_ranges_has_the_serial_rows(logs: dict[str, Path], tmp_path: Path,
                                                    name: str) -> None:
-    from tichu_analyze.datasets import TABLES, ingest, scan
-    from tichu_analyze.staging import ingest_staged
+    from tichu_analyze.data.datasets import TABLES, ingest, scan
+    from tichu_analyze.data.staging import ingest_staged
 
     ingest([logs[name]], tmp_path / "one")
     on = ProcessBackend(2)

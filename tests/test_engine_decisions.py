@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tichu_analyze.logfile import check_file, replay_file
-from tichu_analyze.record import Recorder
+from tichu_analyze.core.record import Recorder
+from tichu_analyze.readers.logfile import check_file, replay_file
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rules"
 GIVE_NOT_OBJECT = FIXTURES / "L002_give_not_object.jsonl"
@@ -133,7 +133,7 @@ def test_the_winners_invalid_play_after_everyone_passed_is_its_lead(tmp_path: Pa
     # the plays table: the two cards are on the (new) table, then in Ben's trick
     import polars as pl
 
-    from tichu_analyze.datasets import ingest, scan
+    from tichu_analyze.data.datasets import ingest, scan
 
     ingest([log], tmp_path / "ds")
     plays = scan(tmp_path / "ds", "plays").filter(pl.col("line").is_in([13, 14])).sort(
@@ -175,7 +175,7 @@ def test_an_invalid_play_by_another_seat_after_everyone_passed_is_a_lead_out_of_
     assert [(d.code, d.line) for d in check_file(log)] == [("P002", 13), ("L008", 14)]
     import polars as pl
 
-    from tichu_analyze.datasets import ingest, scan
+    from tichu_analyze.data.datasets import ingest, scan
 
     ingest([log], tmp_path / "ds")
     plays = scan(tmp_path / "ds", "plays").filter(pl.col("line").is_in([13, 14])).sort(

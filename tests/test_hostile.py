@@ -18,12 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tichu_analyze import driver, logfile
-from tichu_analyze.atomicfile import atomic_writer, write_atomic
 from tichu_analyze.cli import app
-from tichu_analyze.logfile import check_file, replay_file
-from tichu_analyze.safetext import clean, html_text, json_text
-from tichu_analyze.visitor import DiagnosticVisitor
+from tichu_analyze.common.atomicfile import atomic_writer, write_atomic
+from tichu_analyze.common.safetext import clean, html_text, json_text
+from tichu_analyze.core.visitor import DiagnosticVisitor
+from tichu_analyze.readers import logfile
+from tichu_analyze.readers.logfile import check_file, replay_file
+from tichu_analyze.run import driver
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_logs"
@@ -412,7 +413,7 @@ def test_block_reading_agrees_with_line_by_line_reading(
         final_newline: bool, extra: int) -> None:
     """The bounded block reader sees the same lines as reading line by line, with a line
     longer than the cap (newline included) as L001 with its length."""
-    from tichu_analyze.replay import Replay
+    from tichu_analyze.core.engine import Engine
 
     cap = LONGEST + extra  # the events themselves fit
     monkeypatch.setattr(logfile, "MAX_LINE_BYTES", cap)
@@ -422,7 +423,7 @@ def test_block_reading_agrees_with_line_by_line_reading(
     got: list = []
     stats = replay_file(log, DiagnosticVisitor(got.append))
     want: list = []
-    expected = Replay(str(log), DiagnosticVisitor(want.append))
+    expected = Engine(str(log), DiagnosticVisitor(want.append))
     lines = data.split(b"\n")
     if data.endswith(b"\n") or not data:
         lines.pop()

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tichu_analyze.driver import ProcessBackend, _workers_ignore_ctrl_c
-from tichu_analyze.logfile import write_log
-from tichu_analyze.simulate import simulate
+from tichu_analyze.readers.logfile import write_log
+from tichu_analyze.run.driver import ProcessBackend, _workers_ignore_ctrl_c
+from tichu_analyze.sim.simulate import simulate
 
 ROOT = Path(__file__).parent.parent
 WITH_ERROR = ROOT / "sample_logs" / "wish-ignored-phoenix-pair.jsonl"
@@ -161,7 +161,7 @@ def test_closing_with_tasks_running_ends_the_workers() -> None:
 def test_report_site_stops_on_ctrl_c(tmp_path: Path, many: list[str]) -> None:
     """Ctrl-C while a site is written over an earlier one: the earlier site stays whole,
     the temporary folder goes."""
-    from tichu_analyze.datasets import ingest
+    from tichu_analyze.data.datasets import ingest
 
     assert ingest([Path(many[1])], tmp_path / "ds").written
     (tmp_path / "site").mkdir()
@@ -177,7 +177,7 @@ def test_report_site_stops_on_ctrl_c(tmp_path: Path, many: list[str]) -> None:
 def test_report_site_into_a_new_folder_stops_on_ctrl_c(tmp_path: Path, many: list[str]) -> None:
     """Ctrl-C while a site is written into a folder that did not exist: nothing is left,
     and the message says the folder was not created (not that it was left as it was)."""
-    from tichu_analyze.datasets import ingest
+    from tichu_analyze.data.datasets import ingest
 
     assert ingest([Path(many[1])], tmp_path / "ds").written
     status, stderr = _interrupt(["report", "ds", "-o", "new/"], tmp_path,

@@ -11,11 +11,11 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from tichu_analyze import datasets
 from tichu_analyze.cli import app
-from tichu_analyze.datasets import COMPACT_FILES, SCHEMAS, DatasetWriter, scan
-from tichu_analyze.logfile import write_log
-from tichu_analyze.simulate import simulate
+from tichu_analyze.data import datasets
+from tichu_analyze.data.datasets import COMPACT_FILES, SCHEMAS, DatasetWriter, scan
+from tichu_analyze.readers.logfile import write_log
+from tichu_analyze.sim.simulate import simulate
 
 runner = CliRunner()
 
@@ -125,9 +125,9 @@ def test_worker_tasks_name_partitions_as_a_serial_ingest(
     # names that differ only in case, in many buckets, first met in another order than
     # the commit's: the tasks of a staged ingest (one per log here) name the directories
     # as a serial run does
-    from tichu_analyze import staging
-    from tichu_analyze.driver import SerialBackend
-    from tichu_analyze.staging import ingest_staged
+    from tichu_analyze.data import staging
+    from tichu_analyze.data.staging import ingest_staged
+    from tichu_analyze.run.driver import SerialBackend
 
     monkeypatch.setattr(staging, "BUCKET_BYTES", 1000)
     # Zed (the first seat of the first log) shares a bucket with Ana, not with ANA: the

@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from tichu_analyze.badevent import describe, show
 from tichu_analyze.cli import app
-from tichu_analyze.events import EVENT_TYPES
-from tichu_analyze.logfile import check_file, explain
-from tichu_analyze.safetext import clean
+from tichu_analyze.common.safetext import clean
+from tichu_analyze.core.events import EVENT_TYPES
+from tichu_analyze.readers.badevent import describe, show
+from tichu_analyze.readers.logfile import check_file, explain
 
 START: dict[str, object] = {"type": "game_start", "game": "g",
                             "players": ["Ana", "Ben", "Chloe", "Dev"]}

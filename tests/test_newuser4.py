@@ -213,7 +213,7 @@ def test_a_dataset_that_cannot_be_written_says_why_in_words(
     not '[Errno 30] Read-only file system: '/.../.ds.lock''."""
     import errno
 
-    from tichu_analyze.datasets import DatasetWriter
+    from tichu_analyze.data.datasets import DatasetWriter
 
     def refused(self: DatasetWriter, dest: Path) -> None:
         raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(dest.parent / ".ds.lock"))
@@ -387,7 +387,7 @@ def test_a_server_that_is_not_a_dask_scheduler_is_a_clear_error(
     (its timeout does not bound the handshake), or read the answer as a frame of
     exabytes: a MemoryError traceback, then 40 s to exit."""
     pytest.importorskip("distributed")
-    from tichu_analyze.driver import DaskBackend, DriverError
+    from tichu_analyze.run.driver import DaskBackend, DriverError
 
     address = stranger(answer)
     with pytest.raises(DriverError) as raised:

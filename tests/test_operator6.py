@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import ROOT, SAMPLES, WISH, flat, runner
 
 from tichu_analyze.cli import app
-from tichu_analyze.logfile import check_file
+from tichu_analyze.readers.logfile import check_file
 
 
 def _sarif_uris(output: str) -> list[str]:

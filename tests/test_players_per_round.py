@@ -14,10 +14,10 @@ from typing import Any
 import polars as pl
 import pytest
 
-from tichu_analyze import audit
-from tichu_analyze.datasets import ingest
-from tichu_analyze.logfile import check_file, write_log
-from tichu_analyze.simulate import simulate
+from tichu_analyze.data.datasets import ingest
+from tichu_analyze.readers.logfile import check_file, write_log
+from tichu_analyze.sim.simulate import simulate
+from tichu_analyze.views import audit
 
 SUBSTITUTE = "Eve"
 

@@ -14,8 +14,8 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from tichu_analyze.cards import TOKENS
 from tichu_analyze.cli import app
+from tichu_analyze.core.cards import TOKENS
 
 HOSTILE = "<script>alert(1)</script>"
 """A player name that must be shown as text, never run."""
@@ -278,8 +278,8 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import xml.etree.ElementTree as ET  # noqa: E402
 
-from tichu_analyze.plots import PlotKind, plot, render, text  # noqa: E402
-from tichu_analyze.stats import Dataset, DatasetError  # noqa: E402
+from tichu_analyze.analysis.plots import PlotKind, plot, render, text  # noqa: E402
+from tichu_analyze.analysis.stats import Dataset, DatasetError  # noqa: E402
 
 runner = CliRunner()
 
@@ -371,8 +371,8 @@ def test_no_pyplot() -> None:
         "import sys; sys.path.insert(0, 'tests')\n"
         "from pathlib import Path; import tempfile\n"
         "from test_plots import write_fake_dataset\n"
-        "from tichu_analyze.stats import Dataset\n"
-        "from tichu_analyze.plots import PlotKind, plot, render\n"
+        "from tichu_analyze.analysis.stats import Dataset\n"
+        "from tichu_analyze.analysis.plots import PlotKind, plot, render\n"
         "ds = Dataset.load(write_fake_dataset(Path(tempfile.mkdtemp()) / 'd', games=5))\n"
         "for k in PlotKind: render(plot(ds, k), 'png')\n"
         "assert 'matplotlib.pyplot' not in sys.modules, 'pyplot was imported'\n"

@@ -16,16 +16,16 @@ import msgspec
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tichu_analyze.cards import CARD_BY_TOKEN, DECK, points
-from tichu_analyze.diagnostics import Diagnostic
-from tichu_analyze.events import Event, Pass, Play
-from tichu_analyze.logfile import check_file, replay_file, write_log
-from tichu_analyze.record import Recorder, RoundRecord
-from tichu_analyze.replay import Replay
-from tichu_analyze.simulate import simulate
-from tichu_analyze.state import GameState
-from tichu_analyze.state import Phase as RoundPhase
-from tichu_analyze.visitor import DiagnosticVisitor
+from tichu_analyze.core.cards import CARD_BY_TOKEN, DECK, points
+from tichu_analyze.core.diagnostics import Diagnostic
+from tichu_analyze.core.engine import Engine
+from tichu_analyze.core.events import Event, Pass, Play
+from tichu_analyze.core.record import Recorder, RoundRecord
+from tichu_analyze.core.state import GameState
+from tichu_analyze.core.state import Phase as RoundPhase
+from tichu_analyze.core.visitor import DiagnosticVisitor
+from tichu_analyze.readers.logfile import check_file, replay_file, write_log
+from tichu_analyze.sim.simulate import simulate
 
 SETTINGS = settings(
     max_examples=25,
@@ -191,17 +191,17 @@ def test_simulated_trichu_games_replay_clean(tmp_path: Path, seed: int) -> None:
     _replay_variant_game(tmp_path, seed, "trichu")
 
 
-def _feed_both(events: list[dict]) -> tuple[list[Diagnostic], list[Diagnostic], Replay, Replay]:
-    """The events replayed twice: through ``Replay.feed`` alone, and through
-    ``Replay.feed_move`` for every play and pass its contract allows (the round in play,
+def _feed_both(events: list[dict]) -> tuple[list[Diagnostic], list[Diagnostic], Engine, Engine]:
+    """The events replayed twice: through ``Engine.feed`` alone, and through
+    ``Engine.feed_move`` for every play and pass its contract allows (the round in play,
     no Dragon trick awaiting its gift; a play's mask when its tokens are 56 distinct
-    cards), a pass through ``Replay.feed_pass`` first (which applies a reply in turn and
+    cards), a pass through ``Engine.feed_pass`` first (which applies a reply in turn and
     leaves any other pass alone), as the ``.tch`` reader feeds them."""
     decoder = msgspec.json.Decoder(Event)
     plain: list[Diagnostic] = []
     moved: list[Diagnostic] = []
-    one = Replay("f", DiagnosticVisitor(plain.append))
-    two = Replay("f", DiagnosticVisitor(moved.append))
+    one = Engine("f", DiagnosticVisitor(plain.append))
+    two = Engine("f", DiagnosticVisitor(moved.append))
     for line, e in enumerate(events, 1):
         try:
             ev = decoder.decode(json.dumps(e))

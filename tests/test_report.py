@@ -22,10 +22,8 @@ from test_plots import (  # noqa: F401  (fixtures used by name)
 )
 from typer.testing import CliRunner
 
-from tichu_analyze.cli import app
-from tichu_analyze.plots import PlotKind
-from tichu_analyze.report import SORT_SCRIPT, build_html
-from tichu_analyze.stats import (
+from tichu_analyze.analysis.plots import PlotKind
+from tichu_analyze.analysis.stats import (
     FIELD,
     PLAYER_STATS,
     TEAM_STATS,
@@ -35,6 +33,8 @@ from tichu_analyze.stats import (
     StatKind,
     player_table,
 )
+from tichu_analyze.cli import app
+from tichu_analyze.views.report import SORT_SCRIPT, build_html
 
 runner = CliRunner()
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "reports.md"

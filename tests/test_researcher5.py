@@ -10,12 +10,12 @@ import polars as pl
 import pytest
 from cli_helpers import ROOT, SAMPLES, flat, runner
 
+from tichu_analyze.analysis.plots import PlotKind, plot
+from tichu_analyze.analysis.stats import Dataset
 from tichu_analyze.cli import app
-from tichu_analyze.datasets import ingest, scan
-from tichu_analyze.logfile import write_log
-from tichu_analyze.plots import PlotKind, plot
-from tichu_analyze.simulate import simulate
-from tichu_analyze.stats import Dataset
+from tichu_analyze.data.datasets import ingest, scan
+from tichu_analyze.readers.logfile import write_log
+from tichu_analyze.sim.simulate import simulate
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +76,7 @@ def test_a_dragon_trick_given_to_the_partner_counts_as_the_definition_says(
     """The definitions said "Dragon tricks the player gave to an opponent", but a gift
     to the partner (G001, applied as recorded) is counted too, as datasets.md's
     ``dragon_gifts_given`` says: the definition now says so."""
-    from tichu_analyze.stats import PLAYER_STATS, player_table
+    from tichu_analyze.analysis.stats import PLAYER_STATS, player_table
 
     ingest([SAMPLES / "dragon-to-partner.jsonl"], tmp_path / "data")
     ds = Dataset.load(tmp_path / "data")
@@ -95,7 +95,7 @@ def test_the_trichu_dummys_own_facts_are_in_no_persons_row(tmp_path: Path) -> No
     """As docs/reports.md now says: the Dragon tricks (and bombs, calls, ...) of the
     dummy's hand are not the solo player's, though the solo player decided them; they
     stay in the dummy's rows (``role = 'dummy'``, ``played_by`` the solo player)."""
-    from tichu_analyze.stats import player_table
+    from tichu_analyze.analysis.stats import player_table
 
     log = tmp_path / "three.jsonl"
     write_log(simulate(10, 4, variants=["trichu"]), log)
@@ -151,8 +151,8 @@ def test_a_players_list_of_bombs_marks_those_played_at_the_dummys_seat(tmp_path:
     """Eli's page listed 5 bombs played while its "Bombs played per round" said 3: two
     were the dummy's, which Eli played solo (the list counts them, as moves of the solo
     player; the statistics count the player's own seat). The list now says which."""
-    from tichu_analyze.site import write_site
-    from tichu_analyze.stats import Filters, apply_filters
+    from tichu_analyze.analysis.stats import Filters, apply_filters
+    from tichu_analyze.views.site import write_site
 
     log = tmp_path / "three.jsonl"
     write_log(simulate(2, 4, variants=["trichu"]), log)
@@ -193,7 +193,7 @@ def test_the_expected_value_tables_name_the_hands_of_the_form_played(
         tmp_path: Path, data: Path) -> None:
     """Their notes said "the 14 cards after the exchange" and "the first 8 cards" of a
     dataset of tientsin games, whose hands are 9 or 10 cards and the first 6."""
-    from tichu_analyze.stats import call_expected_value
+    from tichu_analyze.analysis.stats import call_expected_value
 
     log = tmp_path / "six.jsonl"
     write_log(simulate(1, 3, variants=["tientsin"]), log)
@@ -235,7 +235,7 @@ def test_calls_are_expected_against_hands_of_their_own_form_of_the_game(
     """The calibration table's expected share pooled every form's hands in a band: a
     tientsin caller (one of six goes out first) was measured against four-player hands
     (one of four) and the reverse. Each call is now measured against its own form's."""
-    from tichu_analyze.stats import TICHU_BINS, _band, calibration_table
+    from tichu_analyze.analysis.stats import TICHU_BINS, _band, calibration_table
 
     log = tmp_path / "six.jsonl"
     write_log(simulate(4, 3, variants=["tientsin"]), log)
@@ -256,7 +256,7 @@ def test_calls_are_expected_against_hands_of_their_own_form_of_the_game(
 def test_a_since_with_an_offset_is_shown_in_utc(data: Path) -> None:
     """``--since 2023-11-20T10:00+02:00`` filtered from 08:00 UTC (right) but the report
     said "of games from 2023-11-20 10:00 UTC": the local time, labelled UTC."""
-    from tichu_analyze.stats import Filters, parse_when
+    from tichu_analyze.analysis.stats import Filters, parse_when
 
     f = Filters(since=parse_when("2023-11-20T10:00+02:00"),
                 until=parse_when("2023-11-21T01:30-05:00"))
@@ -291,7 +291,7 @@ def test_a_text_report_of_logs_names_the_logs_not_only_the_cache(
 
 
 def test_the_trichu_example_of_datasets_md_runs_and_gives_person_score(tmp_path: Path) -> None:
-    """The example lacked its imports (``tichu_analyze.datasets``, ``pl``) and grouped by
+    """The example lacked its imports (``tichu_analyze.data.datasets``, ``pl``) and grouped by
     game without the file (two files may use one game id); run as written, it gives
     ``games.person_score``."""
     import re
@@ -332,7 +332,7 @@ def test_simulate_players_help_says_the_pool_serves_every_form(tmp_path: Path) -
 def test_the_exchange_table_counts_an_unfinished_rounds_exchange(tmp_path: Path) -> None:
     """As docs/reports.md now says (it said every depth table counts scored rounds): a
     round cut after its exchange is in the exchange table and plot."""
-    from tichu_analyze.stats import exchange_table
+    from tichu_analyze.analysis.stats import exchange_table
 
     log = tmp_path / "cut.jsonl"
     log.write_text("".join((SAMPLES / "wish-ignored.jsonl").read_text()

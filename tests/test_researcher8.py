@@ -14,7 +14,7 @@ import pytest
 from cli_helpers import ROOT, SAMPLES, WISH, flat, runner
 
 from tichu_analyze.cli import app
-from tichu_analyze.datasets import MARKER
+from tichu_analyze.data.datasets import MARKER
 
 TCH = SAMPLES / "2417500.tch"
 
@@ -145,8 +145,8 @@ def test_report_and_plot_help_give_the_exit_status(command: str) -> None:
 def test_replay_file_takes_a_str_as_check_file_does() -> None:
     """`replay_file("games.jsonl", visitor)` raised AttributeError ('str' object has no
     attribute 'name'), where `check_file("games.jsonl")` works."""
-    from tichu_analyze.logfile import replay_file
-    from tichu_analyze.record import Recorder
+    from tichu_analyze.core.record import Recorder
+    from tichu_analyze.readers.logfile import replay_file
 
     for log in (WISH, TCH):
         by_str, by_path = Recorder(), Recorder()
@@ -231,10 +231,10 @@ def test_a_table_folder_given_to_report_names_its_dataset(tmp_path: Path, table:
 def test_the_hands_are_bitmasks_as_the_readme_says() -> None:
     """The README said only 'a RoundState has the hands': `len(rnd.hands[seat])` raised
     TypeError in a researcher's first visitor. It now says how to read them."""
-    from tichu_analyze.cards import tokens_of
-    from tichu_analyze.logfile import replay_file
-    from tichu_analyze.state import GameState, RoundState, Trick
-    from tichu_analyze.visitor import Visitor
+    from tichu_analyze.core.cards import tokens_of
+    from tichu_analyze.core.state import GameState, RoundState, Trick
+    from tichu_analyze.core.visitor import Visitor
+    from tichu_analyze.readers.logfile import replay_file
 
     readme = flat((ROOT / "README.md").read_text(encoding="utf-8"))
     assert "per seat an `int` bitmask of card ids: `cards.tokens_of(mask)`" in readme

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tichu_analyze.cards import TOKENS
-from tichu_analyze.logfile import check_file
-from tichu_analyze.ruledocs import RULE_DOCS
+from tichu_analyze.core.cards import TOKENS
+from tichu_analyze.core.ruledocs import RULE_DOCS
+from tichu_analyze.readers.logfile import check_file
 
 GAME: dict[str, object] = {"type": "game_start", "game": "g7",
                            "players": ["Ana", "Ben", "Chloe", "Dev"]}

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tichu_analyze.diagnostics import RULES
-from tichu_analyze.ruledocs import RULE_DOCS
+from tichu_analyze.core.diagnostics import RULES
+from tichu_analyze.core.ruledocs import RULE_DOCS
 
 
 def _json_lines(doc: str) -> list[str]:

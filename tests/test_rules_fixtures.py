@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fixture_cases import assert_case, case_params, load_cases
 
-from tichu_analyze.diagnostics import RULES
+from tichu_analyze.core.diagnostics import RULES
 
 HERE = Path(__file__).parent / "fixtures" / "rules"
 CASES = load_cases(HERE)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tichu_analyze.logfile import check_file
+from tichu_analyze.readers.logfile import check_file
 
 SAMPLES = Path(__file__).parents[1] / "sample_logs"
 ROW = re.compile(r"^\| `([^`]+)` \| .* \| ([A-Z0-9, ]+|none) \|$")

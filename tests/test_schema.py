@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tichu_analyze.cards import RANK_TOKENS, TOKENS
-from tichu_analyze.diagnostics import VARIANTS
-from tichu_analyze.events import EVENT_TYPES
+from tichu_analyze.core.cards import RANK_TOKENS, TOKENS
+from tichu_analyze.core.diagnostics import VARIANTS
+from tichu_analyze.core.events import EVENT_TYPES
 
 jsonschema = pytest.importorskip("jsonschema")
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from tichu_analyze import simulate as sim
-from tichu_analyze.cards import CARD_BY_TOKEN, RANK_BY_TOKEN, TOKENS, mask_of
-from tichu_analyze.combos import classify
-from tichu_analyze.logfile import write_log
-from tichu_analyze.simulate import simulate
+from tichu_analyze.core.cards import CARD_BY_TOKEN, RANK_BY_TOKEN, TOKENS, mask_of
+from tichu_analyze.core.combos import classify
+from tichu_analyze.readers.logfile import write_log
+from tichu_analyze.sim import simulate as sim
+from tichu_analyze.sim.simulate import simulate
 
 SEED = 2024
 GAMES = 50

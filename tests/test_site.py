@@ -21,12 +21,8 @@ import pytest
 from browser import dump_dom, require_chromium, screenshot
 from typer.testing import CliRunner
 
-from tichu_analyze import inputs
-from tichu_analyze.cli import app
-from tichu_analyze.datasets import SCHEMAS, ingest
-from tichu_analyze.report import CSP
-from tichu_analyze.site import write_site
-from tichu_analyze.stats import (
+from tichu_analyze.analysis import inputs
+from tichu_analyze.analysis.stats import (
     Dataset,
     DatasetError,
     Filters,
@@ -40,6 +36,10 @@ from tichu_analyze.stats import (
     wilson,
     with_and_against,
 )
+from tichu_analyze.cli import app
+from tichu_analyze.data.datasets import SCHEMAS, ingest
+from tichu_analyze.views.report import CSP
+from tichu_analyze.views.site import write_site
 
 runner = CliRunner()
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
@@ -366,7 +366,7 @@ def test_cache_is_reused(logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyP
     def no_ingest(*args: object, **kwargs: object) -> None:
         raise AssertionError("ingested again")
 
-    monkeypatch.setattr("tichu_analyze.datasets.ingest", no_ingest)
+    monkeypatch.setattr("tichu_analyze.data.datasets.ingest", no_ingest)
     again = inputs.open_input([log])
     assert again.path == first.path
     log.write_text(log.read_text("utf-8") + "\n", encoding="utf-8")  # new content: new key
@@ -449,7 +449,7 @@ def test_an_interrupted_rewrite_leaves_the_earlier_site(hand: Dataset, tmp_path:
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C halfway through writing a site over an earlier one: the earlier site is
     left whole, and no temporary folder stays behind."""
-    from tichu_analyze import site
+    from tichu_analyze.views import site
 
     write_site(hand, tmp_path / "site", max_games=2)
     before = _tree(tmp_path / "site")
@@ -469,7 +469,7 @@ def test_an_interrupted_rewrite_leaves_the_earlier_site(hand: Dataset, tmp_path:
 
 def test_an_interrupted_new_site_leaves_nothing(hand: Dataset, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from tichu_analyze import site
+    from tichu_analyze.views import site
 
     def interrupted(*args: object) -> str:
         raise KeyboardInterrupt
@@ -504,7 +504,7 @@ def test_site_progress_bar_counts_the_pages(hand: Dataset, tmp_path: Path,
     from rich.console import Console
     from rich.progress import Progress
 
-    from tichu_analyze import progress
+    from tichu_analyze.run import progress
 
     shown = io.StringIO()
     bars: list[Progress] = []

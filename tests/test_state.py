@@ -13,14 +13,12 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tichu_analyze.cards import CARD_BY_TOKEN, RANK_BY_TOKEN, RANK_TOKENS, mask_of
-from tichu_analyze.diagnostics import Diagnostic
-from tichu_analyze.events import Event, Pass, Play
-from tichu_analyze.logfile import replay_file
-from tichu_analyze.record import Recorder
-from tichu_analyze.replay import Replay
-from tichu_analyze.simulate import simulate
-from tichu_analyze.state import (
+from tichu_analyze.core.cards import CARD_BY_TOKEN, RANK_BY_TOKEN, RANK_TOKENS, mask_of
+from tichu_analyze.core.diagnostics import Diagnostic
+from tichu_analyze.core.engine import Engine
+from tichu_analyze.core.events import Event, Pass, Play
+from tichu_analyze.core.record import Recorder
+from tichu_analyze.core.state import (
     STATUS_INCOMPLETE,
     STATUS_SCORED,
     STATUS_SKIPPED,
@@ -35,7 +33,9 @@ from tichu_analyze.state import (
     round_over,
     score_round,
 )
-from tichu_analyze.visitor import SKIP, DiagnosticVisitor, Visitor, only_diagnostics, traces
+from tichu_analyze.core.visitor import SKIP, DiagnosticVisitor, Visitor, only_diagnostics, traces
+from tichu_analyze.readers.logfile import replay_file
+from tichu_analyze.sim.simulate import simulate
 
 RULES = Path(__file__).parent / "fixtures" / "rules"
 
@@ -102,7 +102,7 @@ def _feed_checking_queries(events: list[Event]) -> int:
     """Feed legal ``events`` to a replay, asking the state before every play and pass
     whether it is allowed; returns how many plays were checked."""
     found: list[Diagnostic] = []
-    replay = Replay("sim", DiagnosticVisitor(found.append))
+    replay = Engine("sim", DiagnosticVisitor(found.append))
     plays = 0
     for line, ev in enumerate(events, 1):
         game = replay.games.get(ev.game)
@@ -152,7 +152,7 @@ def test_the_state_reports_the_seat_bound_by_the_wish() -> None:
     """W001_pass_holding_rank: seat 1 passes on the Mahjong holding an 8 it could play."""
     lines = (RULES / "W001_pass_holding_rank.jsonl").read_text().splitlines()
     events = [msgspec.json.decode(line, type=Event) for line in lines]
-    replay = Replay("w", DiagnosticVisitor(lambda d: None))
+    replay = Engine("w", DiagnosticVisitor(lambda d: None))
     for line, ev in enumerate(events, 1):
         if isinstance(ev, Pass) and line == 10:
             rnd = replay.games["g1"].round
@@ -226,7 +226,7 @@ def test_traces_and_only_diagnostics() -> None:
 def test_a_plain_visitor_gets_no_steps_but_the_same_state(tmp_path: Path) -> None:
     """Steps cost only the visitors that ask for them; the state is the same."""
     path = tmp_path / "sim.jsonl"
-    from tichu_analyze.logfile import write_log
+    from tichu_analyze.readers.logfile import write_log
 
     write_log(simulate(2, 5), path)
 
@@ -296,7 +296,7 @@ def test_a_visitor_may_skip_the_steps_of_a_game(tmp_path: Path) -> None:
     """``begin_game`` returning SKIP: no steps or tricks of that game reach the visitor
     (the replay builds none), everything else does, and the other games' steps are those
     of a replay that traces every game, in a file whose games interleave and break rules."""
-    from tichu_analyze.logfile import write_log
+    from tichu_analyze.readers.logfile import write_log
 
     by_game: dict[str, list[dict[str, object]]] = {}
     for e in simulate(3, 11):

@@ -13,10 +13,10 @@ import polars as pl
 import pytest
 from typer.testing import CliRunner
 
-from tichu_analyze.bsw import event_dict, read_tch, write_tch
 from tichu_analyze.cli import app
-from tichu_analyze.logfile import check_file, replay_file
-from tichu_analyze.record import Recorder
+from tichu_analyze.core.record import Recorder
+from tichu_analyze.readers.bsw import event_dict, read_tch, write_tch
+from tichu_analyze.readers.logfile import check_file, replay_file
 
 BSW = Path(__file__).resolve().parents[2] / "shared" / "samples" / "bsw"
 REAL = BSW / "1770154.tch"  # round 5: kovatsaki takes seat 3 from kalosaras. at line 364

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.logfile import check_file
+from tichu_analyze.readers.logfile import check_file
 
 REPO = Path(__file__).resolve().parent.parent
 SPEC = REPO / "tests" / "fixtures" / "spec"
@@ -164,8 +164,8 @@ def test_points_plot_keeps_the_wish_penalty_out_of_the_call_points(tmp_path: Pat
     """Under wish-penalty-200 Ben's team scores 200 with no call: the plot's 'call
     points' bar must be 0 (it was team score minus card points: 200), and the legend
     must not claim the score is cards + calls alone."""
-    from tichu_analyze.plots import plot_points
-    from tichu_analyze.stats import Dataset
+    from tichu_analyze.analysis.plots import plot_points
+    from tichu_analyze.analysis.stats import Dataset
 
     out = tmp_path / "data"
     result = runner.invoke(app, ["ingest", "--quiet", "--variant", "wish-penalty-200",
@@ -243,8 +243,8 @@ def test_l005_after_an_invalid_game_start_points_at_it() -> None:
 def test_text_report_and_plot_say_which_rounds_they_count(tmp_path: Path) -> None:
     """With --partner (or --since, --game, ...) the text report and a plot counted only
     some rounds without saying so, unlike the HTML report; now they say it."""
-    from tichu_analyze.plots import PlotKind, plot
-    from tichu_analyze.stats import Dataset
+    from tichu_analyze.analysis.plots import PlotKind, plot
+    from tichu_analyze.analysis.stats import Dataset
 
     log = REPO / "sample_logs" / "simulated-5-games.jsonl"
     out = tmp_path / "data"

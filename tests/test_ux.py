@@ -71,7 +71,7 @@ def test_a_truncated_gz_log_is_read_to_the_cut(tmp_path: Path) -> None:
 def test_games_and_plot_agree_that_a_tch_game_was_won(tmp_path: Path) -> None:
     """A .tch log records no game_end; the engine finds team 1 won (1110-590), as the
     datasets and 'plot --kind score' say: 'games' calls it complete."""
-    from tichu_analyze.datasets import ingest, scan
+    from tichu_analyze.data.datasets import ingest, scan
 
     result = runner.invoke(app, ["games", str(TCH), "-f", "json"])
     assert result.exit_code == 0
@@ -92,9 +92,9 @@ def test_a_file_without_games_and_a_folder_without_logs_are_said(tmp_path: Path)
 
 
 def test_an_unknown_game_lists_the_games_once_each(tmp_path: Path) -> None:
-    from tichu_analyze.datasets import DatasetError, ingest
-    from tichu_analyze.logfile import find_logs
-    from tichu_analyze.stats import Dataset
+    from tichu_analyze.analysis.stats import Dataset
+    from tichu_analyze.data.datasets import DatasetError, ingest
+    from tichu_analyze.readers.logfile import find_logs
 
     assert ingest(find_logs([SAMPLES]), tmp_path / "ds").written
     with pytest.raises(DatasetError) as caught:
@@ -113,7 +113,7 @@ def test_simulate_counts_the_games_on_a_bar(tmp_path: Path,
     from rich.console import Console
     from rich.progress import Progress
 
-    from tichu_analyze import progress
+    from tichu_analyze.run import progress
 
     columns = progress.count_bar(True).columns
     bars: list[tuple[bool, Progress]] = []
@@ -174,8 +174,8 @@ def test_the_bar_is_drawn_on_a_terminal_stderr_and_never_in_the_output(
         tmp_path: Path, jobs: list[str]) -> None:
     """`check log > file` run from a terminal: the bar is on the terminal (stderr), the
     file holds the diagnostics alone (a clean log: nothing, not even an empty line)."""
-    from tichu_analyze.logfile import write_log
-    from tichu_analyze.simulate import simulate
+    from tichu_analyze.readers.logfile import write_log
+    from tichu_analyze.sim.simulate import simulate
 
     log = tmp_path / "clean.jsonl"
     write_log(simulate(30, 5), log)
@@ -192,7 +192,7 @@ def test_diagnostics_on_the_terminal_of_the_bar_are_whole_lines(jobs: list[str])
     own, not after the bar's text on the bar's line."""
     import re
 
-    from tichu_analyze.logfile import check_file
+    from tichu_analyze.readers.logfile import check_file
 
     expected = [f"{d.file}:{d.line}: {d.code}" for f in sorted(SAMPLES.glob("*.jsonl"))
                 for d in check_file(f)]

@@ -13,10 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.datasets import TABLES, DatasetError, ingest, scan
-from tichu_analyze.logfile import replay_file, write_log
-from tichu_analyze.record import Recorder
-from tichu_analyze.simulate import simulate
+from tichu_analyze.core.record import Recorder
+from tichu_analyze.data.datasets import TABLES, DatasetError, ingest, scan
+from tichu_analyze.readers.logfile import replay_file, write_log
+from tichu_analyze.sim.simulate import simulate
 
 VARIANTS = Path(__file__).parent / "fixtures" / "variants"
 runner = CliRunner()
@@ -101,7 +101,7 @@ def test_tientsin_six_players_and_teams_of_three(data: dict[str, Path],
 
 
 def _token(card: int) -> str:
-    from tichu_analyze.cards import TOKENS
+    from tichu_analyze.core.cards import TOKENS
 
     return TOKENS[card]
 
@@ -240,7 +240,7 @@ def test_rounds_per_person_in_trichu_by_role(data: dict[str, Path]) -> None:
 
 
 def test_the_dummy_may_be_named_as_partner_or_opponent(data: dict[str, Path]) -> None:
-    from tichu_analyze.stats import Dataset, Filters, apply_filters
+    from tichu_analyze.analysis.stats import Dataset, Filters, apply_filters
 
     ds = Dataset.load(data["trichu"])
     seats = ds.seat_rows
@@ -290,7 +290,7 @@ def test_report_text_has_the_variants_sections(both: Path, logs: dict[str, Path]
 
 
 def test_variant_tables_count_rounds_and_solo_turns(both: Path, logs: dict[str, Path]) -> None:
-    from tichu_analyze.stats import Dataset, trichu_table, variant_table
+    from tichu_analyze.analysis.stats import Dataset, trichu_table, variant_table
 
     ds = Dataset.load(both)
     table = variant_table(ds)
@@ -332,8 +332,8 @@ def test_every_plot_of_variants(both: Path, tmp_path: Path, kind: str) -> None:
 
 @pytest.mark.parametrize("variant", ["tientsin", "trichu"])
 def test_score_plot_of_each_variant(both: Path, logs: dict[str, Path], variant: str) -> None:
-    from tichu_analyze.plots import PlotKind, plot
-    from tichu_analyze.stats import Dataset
+    from tichu_analyze.analysis.plots import PlotKind, plot
+    from tichu_analyze.analysis.stats import Dataset
 
     game = _recorded(logs[variant]).games[0]
     fig = plot(Dataset.load(both), PlotKind.SCORE, game=game.id)
@@ -366,7 +366,7 @@ def test_four_player_report_has_no_variant_sections(tmp_path: Path) -> None:
 
 
 def test_the_dummys_moves_and_violations_are_the_solo_players(tmp_path: Path) -> None:
-    from tichu_analyze.stats import Dataset, moves, violation_table
+    from tichu_analyze.analysis.stats import Dataset, moves, violation_table
 
     log = VARIANTS / "C004_trichu_grand_tichu_by_dummy.jsonl"
     ingest([log], tmp_path / "data")
@@ -443,8 +443,8 @@ def trends(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 @pytest.mark.parametrize("variant", ["tientsin", "trichu", "both"])
 def test_plot_labels_follow_the_form_of_the_game(trends: dict[str, Path], both: Path,
                                                  variant: str) -> None:
-    from tichu_analyze.plots import PlotKind, plot
-    from tichu_analyze.stats import Dataset
+    from tichu_analyze.analysis.plots import PlotKind, plot
+    from tichu_analyze.analysis.stats import Dataset
 
     ds = Dataset.load(both if variant == "both" else trends[variant])
     calibration = _texts(plot(ds, PlotKind.CALIBRATION))
@@ -478,8 +478,8 @@ def test_plot_labels_follow_the_form_of_the_game(trends: dict[str, Path], both: 
 
 
 def test_bombs_per_round_count_the_trichu_dummys_bombs(data: dict[str, Path]) -> None:
-    from tichu_analyze.plots import PlotKind, plot
-    from tichu_analyze.stats import Dataset
+    from tichu_analyze.analysis.plots import PlotKind, plot
+    from tichu_analyze.analysis.stats import Dataset
 
     ds = Dataset.load(data["trichu"])
     seats = ds.seat_rows.filter(pl.col("status") == "scored")
@@ -491,8 +491,8 @@ def test_bombs_per_round_count_the_trichu_dummys_bombs(data: dict[str, Path]) ->
 
 def test_trichu_score_plot_puts_each_call_on_the_callers_row(data: dict[str, Path],
                                                              logs: dict[str, Path]) -> None:
-    from tichu_analyze.plots import PlotKind, plot
-    from tichu_analyze.stats import Dataset
+    from tichu_analyze.analysis.plots import PlotKind, plot
+    from tichu_analyze.analysis.stats import Dataset
 
     ds = Dataset.load(data["trichu"])
     calls = ds.seat_rows.filter(pl.col("call").is_not_null())
@@ -518,8 +518,14 @@ def test_trichu_score_plot_puts_each_call_on_the_callers_row(data: dict[str, Pat
 
 def test_report_headers_name_the_triple_victory_and_player_rounds(
         both: Path, data: dict[str, Path]) -> None:
-    from tichu_analyze.report import denominator_phrase
-    from tichu_analyze.stats import PLAYER_STATS, Dataset, player_table, team_table, variant_table
+    from tichu_analyze.analysis.stats import (
+        PLAYER_STATS,
+        Dataset,
+        player_table,
+        team_table,
+        variant_table,
+    )
+    from tichu_analyze.views.report import denominator_phrase
 
     six = Dataset.load(both)
     for table in (player_table(six), team_table(six), variant_table(six)):

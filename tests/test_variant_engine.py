@@ -11,10 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.diagnostics import check_variants
-from tichu_analyze.logfile import check_file, replay_file
-from tichu_analyze.record import Recorder
-from tichu_analyze.state import (
+from tichu_analyze.core.diagnostics import check_variants
+from tichu_analyze.core.record import Recorder
+from tichu_analyze.core.state import (
     GameState,
     RoundState,
     Step,
@@ -24,7 +23,8 @@ from tichu_analyze.state import (
     score_round,
     team_victory,
 )
-from tichu_analyze.visitor import Visitor
+from tichu_analyze.core.visitor import Visitor
+from tichu_analyze.readers.logfile import check_file, replay_file
 
 VARIANTS = Path(__file__).parent / "fixtures" / "variants"
 TIENTSIN = VARIANTS / "scenario_tientsin_full_round.jsonl"
@@ -53,7 +53,7 @@ def test_six_seat_scoring_triple_victory_and_piles() -> None:
     assert triple.double_victory and triple.score == [300, 0]
     assert triple.finish_order[:3] == [0, 4, 2]
     # seat 5 last (its hand and tricks to team 0), seat 4 fifth (its tricks to seat 1)
-    from tichu_analyze.cards import CARD_BY_TOKEN, mask_of
+    from tichu_analyze.core.cards import CARD_BY_TOKEN, mask_of
 
     def m(text: str) -> int:
         return mask_of(CARD_BY_TOKEN[t] for t in text.split())

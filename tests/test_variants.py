@@ -6,11 +6,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from tichu_analyze.cards import CARD_BY_TOKEN, mask_of
 from tichu_analyze.cli import app
-from tichu_analyze.combos import Kind, beats, classify
-from tichu_analyze.logfile import check_file, replay_file
-from tichu_analyze.record import Recorder
+from tichu_analyze.core.cards import CARD_BY_TOKEN, mask_of
+from tichu_analyze.core.combos import Kind, beats, classify
+from tichu_analyze.core.record import Recorder
+from tichu_analyze.readers.logfile import check_file, replay_file
 
 RULES_FIXTURES = Path(__file__).parent / "fixtures" / "rules"
 WISH = RULES_FIXTURES / "W001_pass_holding_rank.jsonl"
