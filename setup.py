@@ -14,6 +14,7 @@ COMPILED = [
     "tichu_analyze/core/cards.py",
     "tichu_analyze/core/combos.py",
     "tichu_analyze/core/diagnostics.py",
+    "tichu_analyze/core/variants.py",
     "tichu_analyze/core/state.py",
     "tichu_analyze/core/engine.py",
     "tichu_analyze/readers/logfile.py",

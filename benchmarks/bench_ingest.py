@@ -25,7 +25,7 @@ process that wrote the corpora ran slower by up to 15%):
   show that it does not grow with the input.
 
 ``--baseline PYTHON`` measures the same with another installation of tichu-analyze
-(for example ``/work/main/.venv/bin/python``, or a venv of an older checkout) in the
+(for example ``../baseline/.venv/bin/python``, or a venv of an older checkout) in the
 same run, on the same files.
 """
 

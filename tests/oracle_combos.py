@@ -5,7 +5,7 @@ tries every rank the Phoenix could stand for, and searches the wish by
 enumerating subsets of the hand. It shares no code with ``tichu_analyze.core.combos``;
 ``tests/test_combo_oracle.py`` compares the two.
 
-Sections of /work/shared/spec/rules.md: 3 (combinations), 4 (beating),
+Sections of ../shared/spec/rules.md: 3 (combinations), 4 (beating),
 5 (Mahjong, Dog, Phoenix, Dragon), 6.2 (the wish search), 9.1 (phoenix-in-bombs).
 """
 

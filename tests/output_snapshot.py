@@ -19,8 +19,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from shared_data import SAMPLES
+
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT.parent / "shared" / "samples"
 
 
 def _run(tool: str, args: list[str], out: Path, cwd: Path) -> None:

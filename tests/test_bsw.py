@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from shared_data import SAMPLES
 
 from tichu_analyze.core.cards import TOKENS
 from tichu_analyze.core.diagnostics import Diagnostic
@@ -41,7 +42,7 @@ from tichu_analyze.sim.simulate import simulate
 
 # the real game from ../shared/samples, copied unchanged into sample_logs/
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "2417500.tch"
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "samples" / "2417500.tch"
+SHARED = SAMPLES / "2417500.tch"
 
 Item = tuple[int, dict[str, Any] | Unreadable]
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from shared_data import SAMPLES
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
@@ -25,7 +26,7 @@ from tichu_analyze.core.state import GameState, RoundState, Step
 from tichu_analyze.core.visitor import Visitor
 from tichu_analyze.readers.logfile import replay_file
 
-BSW = Path(__file__).resolve().parents[2] / "shared" / "samples" / "bsw"
+BSW = SAMPLES / "bsw"
 pytestmark = pytest.mark.skipif(not (BSW / "expected.json").exists(),
                                 reason="the real games (../shared/samples/bsw/) are not here")
 

@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 from fixture_cases import assert_builder_reproduces, load_cases
+from shared_data import SPEC
 
 TESTS = Path(__file__).parent
 FIXTURES = TESTS / "fixtures" / "rules"
 BUILDER = TESTS / "fixtures" / "build_cases.py"
 # the normative spec is kept outside the repository (beside it, or where TICHU_SPEC_DIR says)
-SPEC_DIR = Path(__file__).resolve().parents[2] / "shared" / "spec"
+SPEC_DIR = SPEC
 RULES_MD = Path(os.environ.get("TICHU_SPEC_DIR", SPEC_DIR)) / "rules.md"
 CASES = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))
 

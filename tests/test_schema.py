@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tichu_analyze.core.cards import RANK_TOKENS, TOKENS
-from tichu_analyze.core.diagnostics import VARIANTS
 from tichu_analyze.core.events import EVENT_TYPES
+from tichu_analyze.core.variants import VARIANTS
 
 jsonschema = pytest.importorskip("jsonschema")
 

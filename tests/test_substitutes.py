@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 import pytest
+from shared_data import SAMPLES
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
@@ -18,7 +19,7 @@ from tichu_analyze.core.record import Recorder
 from tichu_analyze.readers.bsw import event_dict, read_tch, write_tch
 from tichu_analyze.readers.logfile import check_file, replay_file
 
-BSW = Path(__file__).resolve().parents[2] / "shared" / "samples" / "bsw"
+BSW = SAMPLES / "bsw"
 REAL = BSW / "1770154.tch"  # round 5: kovatsaki takes seat 3 from kalosaras. at line 364
 runner = CliRunner()
 needs_real = pytest.mark.skipif(not REAL.exists(), reason="the real games are not here")

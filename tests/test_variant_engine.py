@@ -11,7 +11,6 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.core.diagnostics import check_variants
 from tichu_analyze.core.record import Recorder
 from tichu_analyze.core.state import (
     GameState,
@@ -23,6 +22,7 @@ from tichu_analyze.core.state import (
     score_round,
     team_victory,
 )
+from tichu_analyze.core.variants import check_variants, rules_of
 from tichu_analyze.core.visitor import Visitor
 from tichu_analyze.readers.logfile import check_file, replay_file
 
@@ -34,9 +34,9 @@ runner = CliRunner()
 
 def test_six_seats_partners_and_exchange_receivers() -> None:
     assert partners(1, 6) == [3, 5] and partners(4, 6) == [0, 2] and partners(0, 4) == [2]
-    assert receivers(0, 6, frozenset({"tientsin"})) == 1 << 2 | 1 << 4
-    assert receivers(1, 4, frozenset({"trichu"})) == 1 << 2 | 1 << 0
-    assert receivers(1, 4, frozenset()) == 0b1101
+    assert receivers(0, rules_of(frozenset({"tientsin"}))) == 1 << 2 | 1 << 4
+    assert receivers(1, rules_of(frozenset({"trichu"}))) == 1 << 2 | 1 << 0
+    assert receivers(1) == 0b1101
 
 
 def test_round_end_for_six_seats() -> None:
@@ -49,7 +49,8 @@ def test_round_end_for_six_seats() -> None:
 
 def test_six_seat_scoring_triple_victory_and_piles() -> None:
     calls: list[str | None] = [None] * 6
-    triple = score_round([0, 4, 2], calls, [0] * 6, [0] * 6)
+    six = rules_of(frozenset({"tientsin"}))
+    triple = score_round([0, 4, 2], calls, [0] * 6, [0] * 6, rules=six)
     assert triple.double_victory and triple.score == [300, 0]
     assert triple.finish_order[:3] == [0, 4, 2]
     # seat 5 last (its hand and tricks to team 0), seat 4 fifth (its tricks to seat 1)
@@ -60,7 +61,7 @@ def test_six_seat_scoring_triple_victory_and_piles() -> None:
 
     piles = [0, 0, 0, 0, m("Kj"), m("10j")]
     hands = [0, 0, 0, 0, 0, m("5j")]
-    result = score_round([1, 0, 2, 3, 4], calls, piles, hands)
+    result = score_round([1, 0, 2, 3, 4], calls, piles, hands, rules=six)
     assert result.card_points == [15, 10] and result.finish_order[-1] == 5
 
 
@@ -126,7 +127,7 @@ def test_trichu_persons_and_dummy_in_the_state() -> None:
     recorder = Recorder()
     replay_file(TRICHU, recorder)
     [game] = recorder.games
-    assert game.trichu and game.target == 3 and game.won_by is None
+    assert game.rules.per_person and game.target == 3 and game.won_by is None
     assert game.person_totals == {"Ana": 600, "Ben": 500, "Chloe": 400}
     assert [r.state.dummy for r in recorder.rounds] == [3, 3, 0]
     assert [r.state.solo for r in recorder.rounds] == [1, 1, 2]

@@ -33,7 +33,8 @@ from ..common.atomicfile import (
     write_atomic,
 )
 from ..common.safetext import clean, json_text, plural
-from ..core.diagnostics import RULES, Diagnostic, check_variants, select_codes
+from ..core.diagnostics import RULES, Diagnostic, select_codes
+from ..core.variants import check_variants
 from ..lint.output import (
     Format,
     as_full,

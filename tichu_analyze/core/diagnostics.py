@@ -127,54 +127,6 @@ RULES: dict[str, Rule] = {
 """Every diagnostic code, in catalogue order."""
 
 
-VARIANTS: dict[str, str] = {
-    "wish-penalty-200": "a violation of the wish (W001) gives the other team 200 points",
-    "dog-can-be-bombed": "a bomb may be played on the Dog (no B003)",
-    "phoenix-in-bombs": "the Phoenix may complete a four of a kind or a straight flush",
-    "tientsin": "six players in two teams of three (rules.md 9.2)",
-    "trichu": "three players, each round one of them solo with an open dummy (rules.md 9.3)",
-    "bsw": "the Brettspielwelt platform's rules (rules.md 9.4): the winner of a trick may bomb "
-           "it after everyone passed, which continues the trick (so the Dragon's winner may "
-           "keep its trick)",
-}
-"""Variants (rules.md section 9): the house rules of 9.1, the games for six and
-three players and the rules of the Brettspielwelt platform (applied to every ``.tch``
-file); selected by name (a log's ``game_start.variants``, ``--variant``),
-never applied unless asked for (a ``.tch`` file asks for ``bsw``)."""
-
-VARIANT_KINDS: dict[str, str] = {
-    "wish-penalty-200": "house rule", "dog-can-be-bombed": "house rule",
-    "phoenix-in-bombs": "house rule", "tientsin": "variant", "trichu": "variant",
-    "bsw": "platform rules",
-}
-"""What each variant is, in words: a house rule (rules.md 9.1), a game for another number of
-players (9.2, 9.3), or a platform's own rules (9.4)."""
-
-EXCLUSIVE_VARIANTS = ("tientsin", "trichu")
-"""Variants that exclude each other (rules.md 9.3, last paragraph)."""
-
-
-def variants_problem(names: list[str] | frozenset[str]) -> str | None:
-    """What is wrong with a list of variant names (an unknown name, or variants that
-    exclude each other), or None."""
-    for name in names:
-        if name not in VARIANTS:
-            return f"unknown variant {name!r} (variants: {', '.join(VARIANTS)})"
-    if all(v in names for v in EXCLUSIVE_VARIANTS):
-        return "the variants tientsin (six players) and trichu (three players) exclude each other"
-    return None
-
-
-def check_variants(names: list[str] | None) -> frozenset[str]:
-    """The selected variants; raises ValueError for a name that is not one, or for
-    variants that exclude each other."""
-    chosen = frozenset(names or ())
-    problem = variants_problem(sorted(chosen))
-    if problem is not None:
-        raise ValueError(problem)
-    return chosen
-
-
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One reported problem, located in a log.

@@ -67,7 +67,7 @@ from .cards import (
     points,
 )
 from .combos import CLASSIFIED, Combo, Kind, beats, classified, classify, describe
-from .diagnostics import RULES, Diagnostic, variants_problem
+from .diagnostics import RULES, Diagnostic
 from .events import (
     Call,
     Deal,
@@ -97,6 +97,7 @@ from .state import (
     team_victory,
     wish_play,
 )
+from .variants import PARTNERS, PUBLISHER, VARIANTS, rules_of, setting, variants_problem
 from .visitor import SKIP, Visitor, traces
 
 __all__ = [
@@ -356,7 +357,7 @@ class Engine:
             # what the seat could have played: the state's wish query, as the table was
             step.wish_play = wish_play(self._hand_before, step.wish_open,
                                        None if step.lead else self._top_before,
-                                       rnd.phoenix_bombs)
+                                       rnd.rules.phoenix_bombs)
         game = self._game
         assert game is not None
         self._visit_event(game, rnd, step)
@@ -470,8 +471,8 @@ class Engine:
         )
         if self._step is not None:
             self._step.diagnostics.append(diag)
-        if code == "W001" and rnd is not None and rnd.wish_penalty and seat is not None:
-            rnd.penalty[(seat + 1) & 1] += 200  # variant wish-penalty-200 (rules 9)
+        if code == "W001" and rnd is not None and rnd.rules.wish_penalty and seat is not None:
+            rnd.penalty[(seat + 1) & 1] += rnd.rules.wish_penalty  # (rules 9.1)
         self._report(diag)
 
     def _who(self, seat: int) -> str:
@@ -491,13 +492,12 @@ class Engine:
         ``game_start``, ``variants`` is its ``variants`` field."""
         game = self.games.get(game_id) if game_id is not None else None
         if game is not None and not game.ended:
-            chosen: object = game.variants
-        else:
-            chosen = set(self.variants) | (set(variants) if isinstance(variants, list)
-                                           and all(isinstance(v, str) for v in variants)
-                                           else set())
-        return isinstance(chosen, (set, frozenset)) and bool(
-            chosen & {"tientsin", "trichu"})
+            return game.rules.wide
+        chosen = set(self.variants) | (set(variants) if isinstance(variants, list)
+                                       and all(isinstance(v, str) for v in variants)
+                                       else set())
+        return any(name in VARIANTS and VARIANTS[name].sets.get("wide", False)
+                   for name in chosen)
 
     def feed_wide(self, line: int, ev: Event) -> None:
         """Apply an event of a variant game read with the wider shapes (``wide``): its
@@ -538,34 +538,35 @@ class Engine:
                           None, game_id=ev.game)
             self._unstarted[ev.game] = line
             return
-        seats = 6 if "tientsin" in variants else 4
+        rules = rules_of(variants)
+        seats = rules.seats
         if len(names) != seats or len(set(names)) != seats or not all(
                 isinstance(n, str) and n.strip() for n in names):
             why = ""
-            if seats == 6 and "tientsin" not in chosen:
-                why = " (tientsin, played by six, is in force from the command line)"
-            elif seats == 4 and len(names) == 6:
-                why = " (six players play the variant tientsin, which game_start.variants " \
-                      "does not name)"
+            six = setting("seats")  # (the variant of six players)
+            if seats != PUBLISHER.seats and not any(
+                    VARIANTS[v].sets.get("seats") for v in chosen if v in VARIANTS):
+                why = f" ({six}, played by {_NUMBER[seats]}, is in force from the command line)"
+            elif seats == PUBLISHER.seats and len(names) == VARIANTS[six].sets["seats"]:
+                why = (f" ({_NUMBER[len(names)]} players play the variant {six}, which "
+                       "game_start.variants does not name)")
             self._emit_at(None, None, "L002", f"game_start needs {_NUMBER[seats]} distinct, "
                           f"non-empty player names{why}; the game is skipped", None,
                           game_id=ev.game)
             self._unstarted[ev.game] = line
             return
         target = ev.target
-        if "trichu" in variants:
-            if target is None:
-                target = 9  # rounds (rules 9.3)
-            elif target % 3:
-                self._emit_at(None, None, "L002", f"game_start: in trichu the target is a "
-                              f"number of rounds divisible by three, not {target}; the game "
-                              "is skipped", None, game_id=ev.game)
-                self._unstarted[ev.game] = line
-                return
-        elif target is None:
-            target = 1000
+        if target is None:
+            target = rules.target  # (points, or rounds: rules 9.3)
+        elif target % rules.target_divisor:
+            self._emit_at(None, None, "L002", f"game_start: in {setting('target_divisor')} "
+                          f"the target is a number of rounds divisible by "
+                          f"{_NUMBER[rules.target_divisor]}, not {target}; the game is "
+                          "skipped", None, game_id=ev.game)
+            self._unstarted[ev.game] = line
+            return
         self.games[ev.game] = game = GameState(ev.game, ev.players, target, ev.meta, line,
-                                               self.file, variants)
+                                               self.file, rules)
         if self.visitor.begin_game(game) is SKIP:
             game.traced = False
 
@@ -588,24 +589,23 @@ class Engine:
                        "player names; the round_start is skipped")
             return SKIPPED
         dummy = -1
-        if game.trichu:  # rules 9.3: every round names the dummy and the seating
+        if game.rules.dummy:  # rules 9.3: every round names the dummy and the seating
             if ev.dummy is None or names is None or not 0 <= ev.dummy < game.seats:
                 what = ("the seat of the dummy (0-3)" if ev.dummy is None or names is not None
                         else "the round's seating (players)")
-                self._emit("L002", f"in trichu, round_start needs {what}; the round_start "
-                           "is skipped")
+                self._emit("L002", f"in {setting('dummy')}, round_start needs {what}; the "
+                           "round_start is skipped")
                 return SKIPPED
             dummy = ev.dummy
         elif ev.dummy is not None:
-            self._emit("L002", "round_start names a dummy, which only the variant trichu has;"
-                       " the round_start is skipped")
+            self._emit("L002", f"round_start names a dummy, which only the variant "
+                       f"{setting('dummy')} has; the round_start is skipped")
             return SKIPPED
         if rnd is not None:
             self._leave_round(game, rnd, f"round {ev.round} starts")
         if names is not None:
             game.seating = list(names)
-        rnd = RoundState(ev.round, list(game.seating), self._line, variants=game.variants,
-                         dummy=dummy)
+        rnd = RoundState(ev.round, list(game.seating), self._line, game.rules, dummy)
         game.round = rnd
         game.last_round = ev.round
         self.rounds += 1
@@ -617,7 +617,8 @@ class Engine:
             game.warned_continue = True
             self._emit("S004", f"round {ev.round} is played although team {game.won_by} "
                        f"already won the game ({self._totals(game)})")
-        elif game.trichu and ev.round > game.target and not game.warned_continue:
+        elif game.rules.target_in_rounds and ev.round > game.target \
+                and not game.warned_continue:
             game.warned_continue = True
             self._emit("S004", f"round {ev.round} is played although the game ended after "
                        f"round {game.target}")
@@ -636,7 +637,7 @@ class Engine:
         round the log meant (a round_start numbered after it follows it)."""
         if rnd is not None:
             self._leave_round(game, rnd, why)
-        drift = RoundState(number, list(game.seating), self._line, variants=game.variants)
+        drift = RoundState(number, list(game.seating), self._line, game.rules)
         drift.phase = Phase.SKIPPED
         drift.drift = True
         game.round = drift
@@ -678,7 +679,7 @@ class Engine:
 
     @staticmethod
     def _add_persons(game: GameState, rnd: RoundState, score: list[int]) -> None:
-        """trichu (rules 9.3): each person scores the points of the team it sat in."""
+        """Per person (rules 9.3): each person scores the points of the team it sat in."""
         persons = game.person_totals
         if persons is not None:
             for seat, name in enumerate(rnd.players):
@@ -687,20 +688,20 @@ class Engine:
 
     def _check_won(self, game: GameState) -> None:
         t = game.totals
-        if game.trichu:
-            return  # trichu counts rounds, not points (rules 9.3)
+        if game.rules.target_in_rounds:
+            return  # the game counts rounds, not points (rules 9.3)
         if game.won_by is None and max(t) >= game.target and t[0] != t[1]:
             game.won_by = 0 if t[0] > t[1] else 1  # rules 7.6
 
     def _game_end(self, game: GameState, rnd: RoundState | None, ev: GameEnd) -> int:
-        if ev.score is not None and isinstance(ev.score, dict) != game.trichu:
-            self._emit("L002", "game_end.score is an object of the persons' totals in trichu, "
-                       "and a list of the two teams' totals otherwise")
+        if ev.score is not None and isinstance(ev.score, dict) != game.rules.per_person:
+            self._emit("L002", "game_end.score is an object of the persons' totals in "
+                       f"{setting('per_person')}, and a list of the two teams' totals otherwise")
             return SKIPPED
         if rnd is not None:
             self._leave_round(game, rnd, "the game ends")
-        if game.trichu:
-            self._trichu_game_end(game, ev)
+        if game.rules.per_person:
+            self._persons_game_end(game, ev)
         else:
             if isinstance(ev.score, list) and ev.score != game.totals:
                 self._emit("S003", f"game_end records {ev.score[0]} to {ev.score[1]}, but the "
@@ -714,7 +715,7 @@ class Engine:
         self._close_game(game)
         return 0
 
-    def _trichu_game_end(self, game: GameState, ev: GameEnd) -> None:
+    def _persons_game_end(self, game: GameState, ev: GameEnd) -> None:
         """rules 9.3: the game lasts ``target`` rounds; ``game_end.score`` per person."""
         score = ev.score
         persons = game.person_totals
@@ -792,7 +793,8 @@ class Engine:
         if len(ev.hands) != rnd.seats:
             return self._wrong_size("deal.hands", len(ev.hands), rnd.seats)
         first = rnd.phase == Phase.DEAL
-        size = rnd.first_deal if first else 14 - rnd.first_deal
+        first_deal = rnd.rules.first_deal
+        size = first_deal if first else 14 - first_deal
         masks = []
         for seat, hand in enumerate(ev.hands):
             m = _mask_of_tokens(hand)
@@ -805,8 +807,8 @@ class Engine:
         problem = None
         earlier = 0 if first else _union(rnd.dealt8)
         for seat, (hand, m) in enumerate(zip(ev.hands, masks, strict=True)):
-            if rnd.seats == 6 and not first:  # rules 9.2: 9 or 10 cards in all
-                total = len(hand) + rnd.first_deal
+            if rnd.rules.uneven_deal and not first:  # rules 9.2: 9 or 10 cards in all
+                total = len(hand) + first_deal
                 if not 9 <= total <= 10:
                     problem = (f"seat {seat} receives {len(hand)} cards in the second deal and "
                                f"would hold {total}, not 9 or 10")
@@ -907,7 +909,7 @@ class Engine:
             elif to == seat:
                 problem = f"{self._who(seat)} gives {token} to itself"
             elif not receives >> to & 1:  # rules 9.2, 9.3
-                whom = ("one of its two partners" if rnd.seats == 6
+                whom = ("one of its two partners" if rnd.rules.exchange == PARTNERS
                         else "one of the two seats of the other team")
                 problem = (f"{self._who(seat)} gives {token} to {self._who(to)}, who is not "
                            f"{whom}")
@@ -1000,13 +1002,13 @@ class Engine:
                 combo = classified(mask)
             lead = True
         elif top is None:
-            combo = _classify(mask, phoenix, None, rnd.phoenix_bombs)
+            combo = _classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
             lead = True
             if seat != turn and rnd.after_dog and rnd.dog_leads >> seat & 1:
                 turn = rnd.turn = seat  # tientsin: the Dog's lead to either partner (9.2)
             elif seat != turn:
                 if combo is not None and combo.kind >= _FOUR:
-                    if rnd.after_dog and rnd.dog_bombs:
+                    if rnd.after_dog and rnd.rules.dog_bombs:
                         on_trick = True  # variant dog-can-be-bombed (9.1): on the Dog
                     elif rnd.after_dog:
                         bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be "
@@ -1018,7 +1020,7 @@ class Engine:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._to_lead(rnd)} is to "
                            "lead")
         elif rnd.trick_over:
-            combo = _classify(mask, phoenix, top, rnd.phoenix_bombs)
+            combo = _classify(mask, phoenix, top, rnd.rules.phoenix_bombs)
             leader = rnd.next_leader()
             # rules 2.4, 4.3 and the settled reading: another seat's bomb continues the
             # trick; the seat due to lead (the winner, or the next seat holding cards when
@@ -1027,13 +1029,13 @@ class Engine:
             if combo is None or combo.kind < _FOUR or not rnd.bomb_lands(seat, combo):
                 lead = True
                 if mask & _PHOENIX_BIT:
-                    combo = classify(mask, phoenix, None, rnd.phoenix_bombs)
+                    combo = classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
                 if seat != leader:
                     bad = ("P003", f"{self._who(seat)} leads, but {self._who(leader)} won the "
                            "trick and is to lead")
         else:
             if mask & _PHOENIX_BIT:
-                combo = classify(mask, phoenix, top, rnd.phoenix_bombs)
+                combo = classify(mask, phoenix, top, rnd.rules.phoenix_bombs)
             else:
                 combo = CLASSIFIED.get(mask, _UNSEEN)
                 if combo is _UNSEEN:
@@ -1092,7 +1094,7 @@ class Engine:
                            f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
                            "so the lead must contain a card of that rank")
                 elif combo.kind < _FOUR and seat == turn and top is not None:
-                    could = wish_play(hand, wish, top, rnd.phoenix_bombs)
+                    could = wish_play(hand, wish, top, rnd.rules.phoenix_bombs)
                     if could is not None:
                         bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
                                f"holding {format_cards(held)}; {_could(could, top, wish)}")
@@ -1129,13 +1131,14 @@ class Engine:
         """Rules 5.2: the Dog's trick ends at once; the lead passes to the partner."""
         self._end_trick(rnd, seat, dog=True)
         hands = rnd.hands
-        if rnd.seats == 4:
-            partner = (seat + 2) & 3
-            rnd.turn = partner if hands[partner] else rnd.next_table[rnd.holding][partner]
-        else:  # rules 9.2: to either partner holding cards, else the next seat that does
-            leads = [p for p in partners(seat, rnd.seats) if hands[p]]
-            rnd.turn = leads[0] if leads else rnd.next_table[rnd.holding][seat]
-            rnd.dog_leads = sum(1 << p for p in leads)
+        mates = partners(seat, rnd.seats)
+        leads = [p for p in mates if hands[p]]  # (two partners: either may lead, 9.2)
+        if leads:
+            rnd.turn = leads[0]
+        else:  # the next seat holding cards after the partner (5.2), or the player (9.2)
+            after = mates[0] if rnd.rules.dog_after_partner else seat
+            rnd.turn = rnd.next_table[rnd.holding][after]
+        rnd.dog_leads = sum(1 << p for p in leads)
         rnd.after_dog = True
 
     def _wish(self, rnd: RoundState, seat: int, mask: int, wish: object) -> None:
@@ -1209,7 +1212,7 @@ class Engine:
         if wish is not None and seat != rnd.dummy:  # the dummy is never bound (rules 9.3)
             held = rnd.hands[seat] & RANK_MASK[wish]
             if held:
-                could = wish_play(rnd.hands[seat], wish, top, rnd.phoenix_bombs)
+                could = wish_play(rnd.hands[seat], wish, top, rnd.rules.phoenix_bombs)
                 if could is not None:
                     self._emit("W001", f"{self._who(seat)} passes while holding "
                                f"{format_cards(held)}; {_could(could, top, wish)}", seat)
@@ -1288,14 +1291,14 @@ class Engine:
         if rnd.dragon_due:
             self._missing_gift(game, rnd)
             return
-        if type(ev) is Play and (ev.seat != rnd.next_leader() or rnd.winner_bombs):
+        if type(ev) is Play and (ev.seat != rnd.next_leader() or rnd.rules.winner_bombs):
             mask = 0
             for t in ev.cards:
                 c = CARD_BY_TOKEN.get(t)
                 if c is None:
                     return
                 mask |= BIT[c]
-            combo = classify(mask, None, None, rnd.phoenix_bombs)
+            combo = classify(mask, None, None, rnd.rules.phoenix_bombs)
             if combo is not None and combo.kind >= _FOUR and rnd.bomb_lands(ev.seat, combo):
                 return
         self._missing_gift(game, rnd)
@@ -1370,7 +1373,8 @@ class Engine:
         rnd.phase = Phase.OVER
         game = self._game
         assert game is not None
-        result = rnd.result = score_round(rnd.out, rnd.calls, rnd.piles, rnd.hands, rnd.penalty)
+        result = rnd.result = score_round(rnd.out, rnd.calls, rnd.piles, rnd.hands, rnd.penalty,
+                                          rnd.rules)
         score = rnd.score = result.score
         game.totals = [game.totals[0] + score[0], game.totals[1] + score[1]]
         self._add_persons(game, rnd, score)
@@ -1419,8 +1423,7 @@ class Engine:
             return ""
         cards, calls, penalty = result.card_points, result.call_points, result.penalty
         # after a double (triple) victory the 200 (300) are no card points (rules 7.2, 9.2)
-        first = ("triple victory" if rnd.seats == 6 else "double victory") \
-            if result.double_victory else "card points"
+        first = rnd.rules.team_victory_words if result.double_victory else "card points"
         extra = (f", wish penalty {penalty[0]:+d} to {penalty[1]:+d}"
                  if penalty[0] or penalty[1] else "")
         return (f" ({first} {cards[0]} to {cards[1]}, calls "
@@ -1451,7 +1454,7 @@ def _dv_dragon(rnd: RoundState) -> bool:
             and top.cards == _DRAGON_BIT)
 
 
-_NUMBER = {4: "four", 6: "six"}
+_NUMBER = {3: "three", 4: "four", 6: "six"}
 
 
 def _persons(totals: dict[str, int]) -> str:

@@ -26,6 +26,7 @@ from .cards import BIT, DOG, DRAGON, RANK_MASK, points
 from .combos import Combo, beats, can_play_rank, legal_plays
 from .diagnostics import Diagnostic
 from .events import Event
+from .variants import OPPONENTS, PARTNERS, PUBLISHER, Rules
 
 __all__ = [
     "SEATS",
@@ -131,14 +132,14 @@ def opponents(seat: int, seats: int) -> list[int]:
     return [(seat + k) % seats for k in range(1, seats, 2)]
 
 
-def receivers(seat: int, seats: int, variants: frozenset[str]) -> int:
-    """The seats (as bits) ``seat`` gives a card to in the exchange: every other seat
-    (rules 1.4), its two partners in ``tientsin`` (9.2), the other team's two seats in
-    ``trichu`` (9.3)."""
-    if seats == 6:
+def receivers(seat: int, rules: Rules = PUBLISHER) -> int:
+    """The seats (as bits) ``seat`` gives a card to in the exchange under ``rules``: every
+    other seat (rules 1.4), its partners (9.2), or the other team's seats (9.3)."""
+    seats = rules.seats
+    if rules.exchange == PARTNERS:
         return sum(1 << s for s in partners(seat, seats))
-    if "trichu" in variants:
-        return 1 << (seat + 1) % seats | 1 << (seat + 3) % seats
+    if rules.exchange == OPPONENTS:
+        return sum(1 << s for s in opponents(seat, seats))
     return ((1 << seats) - 1) & ~(1 << seat)
 
 
@@ -188,13 +189,14 @@ class RoundScore:
 
 
 def score_round(out: list[int], calls: list[str | None], piles: list[int], hands: list[int],
-                penalty: list[int] | None = None) -> RoundScore:
-    """The one implementation of scoring (rules 7.2-7.5).
+                penalty: list[int] | None = None, rules: Rules = PUBLISHER) -> RoundScore:
+    """The one implementation of scoring (rules 7.2-7.5, 9.2).
 
     ``out``: the seats that went out, in order (at least one); a double victory when
     the first two are partners. ``calls``: per seat, the call that counts. ``piles``:
     per seat, the cards of the tricks it took. ``hands``: per seat, the cards still
-    held. ``penalty``: per team, points added (variants).
+    held. ``penalty``: per team, points added (variants). ``rules``: what a whole team
+    out first scores, and where the last seats' tricks go.
     """
     seats = len(hands)
     first = out[0]
@@ -214,19 +216,20 @@ def score_round(out: list[int], calls: list[str | None], piles: list[int], hands
     order = out + [s for s in range(seats) if s not in out]
     if victory:  # 200 for a double victory (7.2), 300 for a triple victory (9.2)
         double = True
-        won = 100 * (seats >> 1)
+        won = rules.team_victory_points
         p0, p1 = (won, 0) if first & 1 == 0 else (0, won)
     else:
         double = False
         last = order[-1]
-        # the cards each team took: for four, the last seat's tricks go to the first out
-        # (7.3); for six, to the opposing team, and the fifth seat's to the first out (9.2)
-        fifth = order[-2] if seats == 6 else -1
+        # the cards each team took: the last seat's tricks go to the first out (7.3), or to
+        # the opposing team, and the second-to-last seat's to the first out (9.2)
+        to_first = rules.last_tricks_to_first
+        fifth = -1 if to_first else order[-2]
         t0 = t1 = 0
         for s in range(seats):
             owner = s
             if s == last:
-                owner = first if seats == 4 else last + 1
+                owner = first if to_first else last + 1
             elif s == fifth:
                 owner = first
             if owner & 1:
@@ -349,8 +352,8 @@ def _repr(obj: object, names: tuple[str, ...]) -> str:
     return f"{type(obj).__name__}({inner})"
 
 
-_RECEIVERS: dict[tuple[int, frozenset[str]], tuple[int, ...]] = {}
-"""``RoundState.receivers`` by seats and variants (a bounded memo)."""
+_RECEIVERS: dict[Rules, tuple[int, ...]] = {}
+"""``RoundState.receivers`` by rules (a bounded memo)."""
 
 
 class RoundState:
@@ -362,9 +365,10 @@ class RoundState:
       the person each seat's round is credited to), ``occupants`` (names by seat now: a
       substitute who took a seat during the round, ``x_substitute``, in it),
       ``substitutes`` (``(line, seat, name)`` of each such change), ``seats``, ``phase``;
-      ``variants`` (the game's variant names), ``dummy`` (``trichu``: the dummy's seat,
-      else -1), ``receivers`` (per seat, the seats it gives to in the exchange, as
-      bits), ``first_deal`` (cards per seat in the first deal: 8, or 6 for six seats);
+      ``rules`` (the game's :class:`~tichu_analyze.core.variants.Rules`: the publisher's,
+      changed by its variants), ``dummy`` (with ``rules.dummy``: the dummy's seat this
+      round, else -1), ``receivers`` (per seat, the seats it gives to in the exchange,
+      as bits);
     * ``dealt8`` (the first deal), ``dealt`` (all cards dealt), ``hands`` (held now),
       ``exchanges`` (per seat ``{to_seat: card}``, None until it exchanged);
     * ``calls`` (the call that counts, per seat), ``call_lines`` (its line),
@@ -441,21 +445,15 @@ class RoundState:
         "early_play",
         "next_table",
         "line",
-        "phoenix_bombs",
-        "dog_bombs",
-        "winner_bombs",
-        "wish_penalty",
-        "variants",
+        "rules",
         "dummy",
         "receivers",
-        "first_deal",
         "dog_leads",
         "ended_early",
     )
 
     def __init__(self, number: int, players: list[str], line: int = 0,
-                 phoenix_bombs: bool = False, variants: frozenset[str] = frozenset(),
-                 dummy: int = -1) -> None:
+                 rules: Rules = PUBLISHER, dummy: int = -1) -> None:
         seats = len(players)
         zeros = [0] * seats
         self.number = number
@@ -504,21 +502,14 @@ class RoundState:
         self.unreadable_exchange = False  # an exchange was skipped (L002/L003)
         self.early_play = False  # a play or pass came before the exchange was complete (L007)
         self.next_table = _NEXT_TABLES.get(seats) or next_seat_table(seats)
-        self.phoenix_bombs = phoenix_bombs or "phoenix-in-bombs" in variants
-        self.dog_bombs = "dog-can-be-bombed" in variants
-        self.winner_bombs = "bsw" in variants  # the winner may bomb its own trick (9.4)
-        self.wish_penalty = "wish-penalty-200" in variants
-        self.variants = variants
+        self.rules = rules
         self.dummy = dummy
-        key = (seats, variants)
-        table = _RECEIVERS.get(key)
+        table = _RECEIVERS.get(rules)
         if table is None:
             if len(_RECEIVERS) > 64:
                 _RECEIVERS.clear()
-            table = _RECEIVERS[key] = tuple(receivers(s, seats, variants)
-                                            for s in range(seats))
+            table = _RECEIVERS[rules] = tuple(receivers(s, rules) for s in range(seats))
         self.receivers = table
-        self.first_deal = 6 if seats == 6 else 8
         self.dog_leads = 0  # after the Dog: the seats (bits) that may lead (rules 5.2, 9.2)
         self.ended_early = False  # an early round_end closed it (L008): incomplete
 
@@ -548,7 +539,7 @@ class RoundState:
             return False
         if not (self.trick_over if over is None else over) or seat != self.next_leader():
             return True
-        return self.winner_bombs and seat == self.top_seat and beats(bomb, top)
+        return self.rules.winner_bombs and seat == self.top_seat and beats(bomb, top)
 
     def to_lead(self) -> int | None:
         """The seat due to lead now, or None while a trick is being played."""
@@ -630,20 +621,20 @@ class RoundState:
         top = self.top
         leading = self.may_lead(seat)
         if leading:
-            plays = legal_plays(hand, None, self.phoenix_bombs)
+            plays = legal_plays(hand, None, self.rules.phoenix_bombs)
         elif top is None:
             return []  # before a trick's first play only its leader plays (B002, B003)
         elif self.trick_over or seat != self.turn:
             if self.trick_over and seat == self.top_seat:
                 return []
-            plays = [c for c in legal_plays(hand, top, self.phoenix_bombs) if c.is_bomb]
+            plays = [c for c in legal_plays(hand, top, self.rules.phoenix_bombs) if c.is_bomb]
         else:
-            plays = legal_plays(hand, top, self.phoenix_bombs)
+            plays = legal_plays(hand, top, self.rules.phoenix_bombs)
         # ``bsw`` (9.4): the winner due to lead may also bomb its own trick (no lead: the
         # wish does not bind that bomb, rules 6.4)
         bombs: list[Combo] = []
-        if leading and top is not None and self.winner_bombs:
-            bombs = [c for c in legal_plays(hand, top, self.phoenix_bombs)
+        if leading and top is not None and self.rules.winner_bombs:
+            bombs = [c for c in legal_plays(hand, top, self.rules.phoenix_bombs)
                      if c.is_bomb and self.bomb_lands(seat, c)]
         if not self.bound_by_wish(seat):
             return plays
@@ -665,7 +656,7 @@ class RoundState:
         """``bsw`` (rules 9.4): whether a pass by ``seat`` now is the winner taking its trick
         once every other seat passed on it (BSW logs it so): the trick is then over, no bomb
         can continue it, and the winner's next play is its lead."""
-        return (self.winner_bombs and self.trick_over and not self.taken
+        return (self.rules.winner_bombs and self.trick_over and not self.taken
                 and seat == self.top_seat and self.top is not None)
 
     def wish_play(self, seat: int) -> Combo | None:
@@ -678,7 +669,7 @@ class RoundState:
         if wish is None or self.phase != Phase.PLAY:
             return None
         return wish_play(self.hands[seat], wish, None if self.may_lead(seat) else self.top,
-                         self.phoenix_bombs)
+                         self.rules.phoenix_bombs)
 
     def bound_by_wish(self, seat: int) -> bool:
         """Whether the open wish binds ``seat`` now (rules 6.2): it is the seat's turn (to
@@ -749,25 +740,27 @@ class GameState:
     """One game: its players, target, the round being played and the totals.
 
     ``players``: the names of ``game_start``; ``seating``: the names by seat now
-    (``round_start.players`` changes them from its round on). ``variants``: the variant
-    names in force (the log's and the command line's). ``target``: points, or in
-    ``trichu`` rounds. ``totals`` per team: the sum of the rounds the replay scored (a round
-    skipped after a fatal diagnostic, or left unfinished, adds nothing); ``person_totals``
-    (``trichu`` only) per person, likewise. ``won_by``: the team that
-    reached the target with more points. ``rounds``: rounds closed. ``events``: events
-    of the game seen by a tracing replay. ``ended``: a ``game_end`` was seen.
+    (``round_start.players`` changes them from its round on). ``rules``: the game's
+    :class:`~tichu_analyze.core.variants.Rules` (the publisher's, changed by the variants
+    in force, the log's and the command line's: ``rules.names``). ``target``: points, or
+    rounds (``rules.target_in_rounds``). ``totals`` per team: the sum of the rounds the
+    replay scored (a round skipped after a fatal diagnostic, or left unfinished, adds
+    nothing); ``person_totals`` (``rules.per_person`` only) per person, likewise.
+    ``won_by``: the team that reached the target with more points. ``rounds``: rounds
+    closed. ``events``: events of the game seen by a tracing replay. ``ended``: a
+    ``game_end`` was seen.
     ``traced``: the replay tells its visitor of this game's steps and tricks (False when
     the visitor's ``begin_game`` returned :data:`~tichu_analyze.core.visitor.SKIP`).
     """
 
     __slots__ = ("id", "file", "players", "seating", "target", "meta", "line", "seats",
                  "totals", "won_by", "round", "last_round", "rounds", "events",
-                 "warned_continue", "ended", "recorded_score", "variants", "person_totals",
+                 "warned_continue", "ended", "recorded_score", "rules", "person_totals",
                  "recorded_persons", "traced")
 
     def __init__(self, game: str, players: list[str], target: int,
                  meta: dict[str, object] | None, line: int, file: str = "",
-                 variants: frozenset[str] = frozenset()) -> None:
+                 rules: Rules = PUBLISHER) -> None:
         self.id = game
         self.file = file
         self.players = list(players)
@@ -785,16 +778,11 @@ class GameState:
         self.warned_continue = False
         self.ended = False
         self.recorded_score: list[int] | None = None
-        self.recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
-        self.variants = variants
-        # trichu: each person's total (rules 9.3)
-        self.person_totals: dict[str, int] | None = {} if "trichu" in variants else None
+        self.recorded_persons: dict[str, int] | None = None  # per person: game_end.score
+        self.rules = rules
+        # each person's total (rules 9.3)
+        self.person_totals: dict[str, int] | None = {} if rules.per_person else None
         self.traced = True
-
-    @property
-    def trichu(self) -> bool:
-        """The three-player variant: ``target`` counts rounds, totals are per person."""
-        return "trichu" in self.variants
 
     @property
     def game(self) -> str:
@@ -803,11 +791,11 @@ class GameState:
 
     @property
     def person_winner(self) -> str | None:
-        """``trichu`` (rules 9.3): the person with the most points once the game's
-        ``target`` rounds are played; None before, on a tie for the most, when a total is
-        unknown, and outside ``trichu``."""
+        """With ``rules.per_person`` (rules 9.3): the person with the most points once the
+        game's ``target`` rounds are played; None before, on a tie for the most, when a
+        total is unknown, and for teams."""
         persons = self.person_totals
-        if not self.trichu or not persons or self.last_round < self.target:
+        if persons is None or not persons or self.last_round < self.target:
             return None
         best = max(persons.values())
         top = [name for name, total in persons.items() if total == best]

@@ -701,7 +701,7 @@ def game_rows(game: GameState, seated: Seated | None = None) -> list[Row]:
     every person who played a round of the game (the partners as of its first round; in
     ``trichu`` None); None (or empty): the players of ``game_start``, each for all the
     game's rounds."""
-    trichu = game.trichu
+    trichu = game.rules.per_person
     totals = None if trichu else game.totals
     recorded = None if trichu else game.recorded_score
     persons = game.person_totals if trichu else None
@@ -1563,7 +1563,7 @@ class DatasetVisitor(Visitor):
         seating = open_round.seating
         for seat, name in enumerate(rnd.players):
             key = (seat, name)
-            if game.trichu:  # a row per person, whatever its seat; the dummy is no person
+            if game.rules.per_person:  # a row per person, whatever its seat; the dummy is none
                 if seat == rnd.dummy:
                     continue
                 key = next((k for k in seated if k[1] == name), key)

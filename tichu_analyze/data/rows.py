@@ -298,7 +298,7 @@ def round_values(game: GameState, rnd: RoundState, file: str) -> list[tuple[Any,
     seating = Seating.of(rnd)
     players = rnd.players
     seats = rnd.seats
-    tientsin = seats != 4
+    tientsin = seats >> 1 != 2  # no double victory: a team of three (rules 9.2)
     result = rnd.result
     status = rnd.status
     scored = status == STATUS_SCORED and result is not None

@@ -16,7 +16,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.diagnostics import RULES, VARIANTS
+from ..core.diagnostics import RULES
+from ..core.variants import VARIANTS
 
 CONFIG_NAMES = ("tichu-analyze.toml", "pyproject.toml")
 """Looked for in each directory, in this order (a ``pyproject.toml`` counts only

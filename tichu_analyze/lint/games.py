@@ -63,7 +63,7 @@ def summarize(game: GameState, file: str) -> GameSummary:
     end: the same reading as the datasets' ``won`` (and ``plot --kind score``)."""
     score = game.totals
     over = game.ended or game.won_by is not None or game.person_winner is not None
-    if game.trichu:  # the teams change every round: the totals are per person
+    if game.rules.per_person:  # the teams change every round: the totals are per person
         persons = game.person_totals if game.person_totals is not None \
             else game.recorded_persons
         return GameSummary(file, game.id, list(game.players), game.rounds, over, None,

@@ -107,6 +107,7 @@ from ..core.events import (
     Substitute,
 )
 from ..core.state import Phase, RoundState, score_round, wish_play
+from ..core.variants import BRETTSPIELWELT
 
 __all__ = [
     "TchLines", "Unreadable", "decode_text", "event_dict", "looks_like_tch", "read_tch",
@@ -120,9 +121,6 @@ CallKind = Literal["grand_tichu", "tichu"]
 
 TARGET = 1000
 
-VARIANTS = ("bsw",)
-"""The variants every ``.tch`` game is played under (rules.md 9.4), named in its
-``game_start``: the platform's own rules."""
 """BSW plays to 1000 points."""
 
 
@@ -885,7 +883,7 @@ class _Reader:
         if not self.started:
             self.started = True
             start = (rt.line, GameStart(game=self.game, players=self.players, target=TARGET,
-                                        variants=list(VARIANTS)))
+                                        variants=list(BRETTSPIELWELT)))
             self.engine.feed(rt.line, start[1])
         out = _convert(self, self.rounds, rt, changed)
         if start is not None:
@@ -923,8 +921,8 @@ class _Mark:
         game, old = self.game, self.round
         if game is None or old is None:
             return None
-        game.round = self.round = RoundState(old.number, old.players, old.line,
-                                             variants=old.variants, dummy=old.dummy)
+        game.round = self.round = RoundState(old.number, old.players, old.line, old.rules,
+                                             old.dummy)
         game.totals, game.won_by, game.warned_continue = self.totals, self.won_by, self.warned
         game.person_totals = dict(self.persons) if self.persons is not None else None
         return self.round
@@ -1299,7 +1297,7 @@ class _Converter:
             self.emit(line, Play(game=self.game, seat=seat, cards=list(tokens)))
             self.raw = hand != 0
             return
-        if mask & _PHOENIX_BIT and rnd.phoenix_bombs:
+        if mask & _PHOENIX_BIT and rnd.rules.phoenix_bombs:
             combo = classify(mask, None, None, True)  # variant phoenix-in-bombs (rules 9)
         else:
             combo = CLASSIFIED.get(mask, _UNKNOWN)
@@ -1368,7 +1366,7 @@ class _Converter:
 
     def engine_phoenix_bombs(self) -> bool:
         """Whether the round is played with ``phoenix-in-bombs`` (rules 9.1)."""
-        return self.rnd is not None and self.rnd.phoenix_bombs
+        return self.rnd is not None and self.rnd.rules.phoenix_bombs
 
     def missing_passes(self, seat: int, mask: Mask, combo: Combo | None,
                        bomb: bool) -> list[int]:
@@ -1404,7 +1402,7 @@ class _Converter:
             reply = classify(mask, None, top) if mask == _PHOENIX_BIT else combo
             reply_ok = reply is not None and _could_beat(reply, top) and not (
                 wish is not None and not mask & RANK_MASK[wish]
-                and wish_play(hands[seat], wish, top, rnd.phoenix_bombs) is not None)
+                and wish_play(hands[seat], wish, top, rnd.rules.phoenix_bombs) is not None)
         if not reply_ok:
             return seq
         if bomb and top.cards == _DRAGON_BIT and self.gift_logged_later():
@@ -1415,7 +1413,8 @@ class _Converter:
         if wish is None:
             return seq + took if self.decide() else []
         held = hands[seat] & RANK_MASK[wish]
-        if any(wish_play(hands[s], wish, top, rnd.phoenix_bombs) is not None for s in seq) or (
+        bombs = rnd.rules.phoenix_bombs
+        if any(wish_play(hands[s], wish, top, bombs) is not None for s in seq) or (
                 held and not mask & held):
             return []  # as a lead it would break the wish
         return seq + took if self.decide() else []
@@ -1516,7 +1515,7 @@ class _Converter:
         for gift, to in zip(self.gifts, choice, strict=True):
             piles[gift.event.to] &= ~gift.cards
             piles[to] |= gift.cards
-        return score_round(rnd.out, self.calls, piles, rnd.hands, rnd.penalty).score
+        return score_round(rnd.out, self.calls, piles, rnd.hands, rnd.penalty, rnd.rules).score
 
     def resolve_phoenix(self) -> None:
         """Pin the Phoenix's rank where its trick shows a reading other than the highest."""

@@ -46,7 +46,7 @@ from ..core.cards import (
     rank_name,
 )
 from ..core.combos import Combo, describe
-from ..core.diagnostics import RULES, VARIANT_KINDS, VARIANTS, Diagnostic
+from ..core.diagnostics import RULES, Diagnostic
 from ..core.events import (
     Call,
     Deal,
@@ -69,6 +69,7 @@ from ..core.state import (
     Step,
     Trick,
 )
+from ..core.variants import PUBLISHER, VARIANTS, Rules, setting
 from ..core.visitor import SKIP
 from ..readers.bsw import TCH_TOKEN
 from ..readers.logfile import is_tch, replay_file
@@ -324,10 +325,10 @@ class GameView:
     won_by: int | None = None
     unattributed_hidden: int = 0  # diagnostics on lines naming no game, not shown
     unattributed_among: int = 0  # such diagnostics shown among a round's lines (many games)
-    trichu: bool = False  # three players with a dummy: totals per person (rules 9.3)
-    person_totals: dict[str, int] | None = None  # trichu: each person's total
-    recorded_persons: dict[str, int] | None = None  # trichu: game_end.score
-    person_winner: str | None = None  # trichu: the person with most points after the last round
+    rules: Rules = PUBLISHER  # the game's rules (per_person: totals per person, rules 9.3)
+    person_totals: dict[str, int] | None = None  # per person: each person's total
+    recorded_persons: dict[str, int] | None = None  # per person: game_end.score
+    person_winner: str | None = None  # per person: the most points after the last round
     variants: tuple[str, ...] = ()  # the variants in force in the game (the engine's)
     given: frozenset[str] = frozenset()  # those given with --variant (else named in the log)
     tch: bool = False  # the log is a Brettspielwelt .tch file
@@ -405,9 +406,9 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         totals=grec.totals, recorded_totals=grec.recorded_score, ended=grec.ended,
         won_by=grec.won_by, unattributed_hidden=hidden,
         unattributed_among=sum(1 for n in among if any(r.round == n for r in rounds)),
-        trichu=grec.trichu, person_totals=grec.person_totals,
+        rules=grec.rules, person_totals=grec.person_totals,
         recorded_persons=grec.recorded_persons, person_winner=grec.person_winner,
-        variants=tuple(name for name in VARIANTS if name in grec.variants),
+        variants=tuple(name for name in VARIANTS if name in grec.rules.names),
         given=trace.variants, tch=trace.tch,
     )
     if round is None:
@@ -828,11 +829,11 @@ def trick_outcome(v: RoundView, t: TrickView) -> list[Piece]:
         if lead and len(due) > 1:  # tientsin: either partner holding cards (rules 9.2)
             lead.append(f", a partner of {clean(state.players[rec.winner])}'s choice")
         bomb = t.next_lead
-        if (to is None and t.next_leader is not None and state.dog_bombs and bomb is not None
+        if (to is None and t.next_leader is not None and state.rules.dog_bombs and bomb is not None
                 and bomb.step is not None and bomb.step.combo is not None
                 and bomb.step.combo.is_bomb and not bomb.notes):
             lead += ["; ", Who(t.next_leader), " bombs the Dog instead, as the house rule "
-                     "dog-can-be-bombed allows"]
+                     f"{setting('dog_bombs')} allows"]
         return ["the Dog's trick ends at once; ", Who(rec.winner), " keeps it (0 points)", *lead]
     with_: list[Piece] = []
     if rec.top is not None:
@@ -887,7 +888,7 @@ def replaced_words(view: GameView, seated: Sequence[str]) -> str:
     of a round (``round_start.players``) replace, against the game's ``game_start``;
     empty in ``trichu``, whose seating changes every round by its rules (9.3)."""
     began = view.players
-    if view.trichu:
+    if view.rules.per_person:
         return ""
     swaps = [f"{clean(seated[s])} ({s}) in place of {clean(began[s])}"
              for s in range(min(len(seated), len(began))) if seated[s] != began[s]]
@@ -985,7 +986,7 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
     rows.append(("finish order", finish))
     if rec.double_victory:
         team = order[0] & 1
-        label = "triple victory" if seats == 6 else "double victory"
+        label = rec.state.rules.team_victory_words
         rows.append((label, [f"{_team(players, team)} scores {rec.card_points[team]}; card "
                              "points are not counted"]))
     else:
@@ -997,8 +998,8 @@ def result_rows(view: GameView, v: RoundView) -> list[tuple[str, list[Piece]]]:
              cards(left), f", {points(left)} points) " + ("goes" if one else "go")
              + f" to {_team(players, (last + 1) & 1)}"]
             if left else ["no cards left in hand"])
-        if seats == 6:  # rules 9.2: the last seat's tricks to the other team, the fifth's
-            fifth = order[-2]  # to the first out
+        if not rec.state.rules.last_tricks_to_first:  # rules 9.2: the last seat's tricks
+            fifth = order[-2]  # to the other team, the fifth's to the first out
             rows.append(("last seat", [Who(last), " is last: ", *hand, "; the tricks it took "
                                        f"({rec.pile_points[last]} points) go to that team too"]))
             rows.append(("fifth seat", [Who(fifth), " is fifth: the tricks it took "
@@ -1292,7 +1293,7 @@ def _text_entry(w: _TextWriter, view: GameView, e: Entry, lw: int) -> None:
 def _deal_words(e: Entry, state: RoundState | None) -> str:
     ev = e.step.event if e.step is not None else None
     size = len(ev.hands[0]) if isinstance(ev, Deal) and ev.hands else 0
-    if state is not None and state.seats == 6:  # rules 9.2: 6 cards, then 3 or 4
+    if state is not None and state.rules.uneven_deal:  # rules 9.2: 6 cards, then 3 or 4
         return {6: "first deal, 6 cards each", 3: "second deal, 3 or 4 cards each",
                 4: "second deal, 3 or 4 cards each"}.get(size, "deal")
     return {8: "first deal, 8 cards each", 6: "second deal, 6 cards each"}.get(
@@ -1464,7 +1465,7 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
     if view.only_round is None:
         w.blank()
         w.add([], [(f"Game {clean(view.game)}", "bold underline")])
-        if view.trichu and view.person_totals is not None:
+        if view.rules.per_person and view.person_totals is not None:
             w.add([("  totals    ", "bold")],
                   [(_persons(view.person_totals) + " (each person scores the points of "
                     "the team it sat in; " + _UNSCORED + ")", "")])
@@ -1480,7 +1481,7 @@ def _text_footer(w: _TextWriter, view: GameView) -> None:
             w.add([("  recorded  ", "bold")], [(f"team 0 {r[0]} · team 1 {r[1]} (game_end)", "")])
         elif not view.ended:
             w.add([("  recorded  ", "bold")], [("no game_end in the log", "")])
-        if view.won_by is not None and not view.trichu:
+        if view.won_by is not None and not view.rules.per_person:
             w.add([("  won by    ", "bold")],
                   [(f"team {view.won_by} ({_team_over_game(view, view.won_by)})", "")])
         if view.person_winner is not None:
@@ -1519,7 +1520,7 @@ def _no_game(n: int) -> str:
 
 def _teams_words(view: GameView) -> str:
     """After the players: the teams, or (``trichu``) how the seating goes."""
-    if view.trichu:
+    if view.rules.per_person:
         return (" · three players and the dummy; the seating (and the solo player) changes "
                 "every round")
     seated = view.seated  # the round's seating when one round is shown, as the players
@@ -1541,9 +1542,9 @@ def rules_phrase(view: GameView) -> str:
     if not view.variants:
         return "the publisher's rules (no variant of rules.md 9 named in the log or with --variant)"
     named = "; ".join(
-        f"the {VARIANT_KINDS[name]} {name} "
+        f"the {VARIANTS[name].kind} {name} "
         f"({'given with --variant' if name in view.given else 'named in the log'}): "
-        f"{VARIANTS[name]}" for name in view.variants)
+        f"{VARIANTS[name].summary}" for name in view.variants)
     return f"the publisher's rules, with {named}"
 
 
@@ -1764,7 +1765,7 @@ def render_html(view: GameView) -> str:
     seats = len(view.players)
     teams = " · ".join(f"team {t}: " + " + ".join(h.who(s) for s in range(t, seats, 2))
                        for t in (0, 1))
-    if view.trichu:
+    if view.rules.per_person:
         teams = ", ".join(h.who(s) for s in range(seats)) + h.text(_teams_words(view))
     out.append(f'<p class="meta">Players (seat): {teams}</p>')
     out.append(f'<p class="meta">Rules: {h.text(rules_phrase(view))}</p>')
@@ -1968,7 +1969,7 @@ def _html_footer(h: _Html, view: GameView) -> list[str]:
         out.append("</section>")
     if view.only_round is None:
         rows = []
-        if view.trichu and view.person_totals is not None:
+        if view.rules.per_person and view.person_totals is not None:
             rows.append(f"<tr><th>totals</th><td>{h.text(_persons(view.person_totals))} (each "
                         f"person scores the points of the team it sat in; {_UNSCORED})"
                         "</td></tr>")
@@ -1982,7 +1983,7 @@ def _html_footer(h: _Html, view: GameView) -> list[str]:
             r = view.recorded_totals
             rows.append(f"<tr><th>recorded</th><td>team 0 {r[0]} · team 1 {r[1]} "
                         "(game_end)</td></tr>")
-        if view.won_by is not None and not view.trichu:
+        if view.won_by is not None and not view.rules.per_person:
             rows.append(f"<tr><th>won by</th><td>team {view.won_by}</td></tr>")
         if view.person_winner is not None:
             rows.append(f"<tr><th>won by</th><td>{h.text(view.person_winner)}</td></tr>")
