@@ -32,14 +32,22 @@ from pathlib import Path
 
 import msgspec
 
-from tichu_analyze.core.events import Event
-from tichu_analyze.readers.logfile import replay_file, write_log
-from tichu_analyze.sim.simulate import simulate
+try:
+    from tichu_analyze.core.events import Event
+    from tichu_analyze.readers.logfile import replay_file, write_log
+    from tichu_analyze.sim.simulate import simulate
+except ImportError:  # a baseline from before the role packages (--baseline)
+    from tichu_analyze.events import Event  # type: ignore[no-redef]
+    from tichu_analyze.logfile import replay_file, write_log  # type: ignore[no-redef]
+    from tichu_analyze.simulate import simulate  # type: ignore[no-redef]
 
 try:
     from tichu_analyze.core.visitor import DiagnosticVisitor
-except ImportError:  # a baseline from before the visitor API (see check)
-    DiagnosticVisitor = None  # type: ignore[assignment,misc]
+except ImportError:
+    try:  # a baseline from before the role packages
+        from tichu_analyze.visitor import DiagnosticVisitor  # type: ignore[no-redef]
+    except ImportError:  # a baseline from before the visitor API (see check)
+        DiagnosticVisitor = None  # type: ignore[assignment,misc]
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"

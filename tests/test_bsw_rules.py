@@ -12,7 +12,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
-from tichu_analyze.core.combos import Kind
+from tichu_analyze.core.cards import CARD_BY_TOKEN, mask_of
+from tichu_analyze.core.combos import Kind, classify
 from tichu_analyze.core.record import Recorder
 from tichu_analyze.readers.logfile import check_file, replay_file
 
@@ -142,9 +143,14 @@ def test_queries_answer_for_the_winner_in_the_end_of_trick_window(bsw: bool,
     replay_file(write(tmp_path, log(DRAGON_TRICK, ["bsw"] if bsw else None)), recorder)
     rnd = recorder.rounds[0].state
     assert rnd.trick_over and rnd.gift_due() and rnd.top_seat == 0
-    bomb = next(c for c in rnd.legal_plays(0) if c.kind == Kind.FOUR_OF_A_KIND)
-    # under bsw the bomb lands on the Dragon's trick, otherwise it is Ann's lead
+    bomb = classify(mask_of(CARD_BY_TOKEN[t] for t in FOUR_NINES))
+    assert bomb is not None
+    # under bsw the bomb lands on the Dragon's trick, otherwise it is Ann's lead, which must
+    # wait for the gift: the only play the queries allow her before it is that bomb, or none
     assert rnd.bomb_lands(0, bomb) is bsw
+    allowed = rnd.legal_plays(0)
+    assert (bomb in allowed) is bsw and all(c.is_bomb for c in allowed)
+    assert bsw or allowed == []
     assert rnd.may_pass(0) is bsw  # the winner takes its trick (9.4); else P006
     assert rnd.takes(0) is bsw and not rnd.takes(1)
     assert not rnd.may_pass(1)  # the others have passed: the trick is over for them

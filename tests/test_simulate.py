@@ -74,7 +74,7 @@ def test_simulator_does_not_use_the_replay_engine() -> None:
     """The simulator is a second implementation of the rules: only cards and combos."""
     tree = ast.parse(Path(sim.__file__).read_text(encoding="utf-8"))
     local = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level}
-    assert local <= {"cards", "combos"}
+    assert local <= {"core.cards", "core.combos"}
     absolute = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names} | {
         n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level
     }

@@ -95,7 +95,6 @@ from .state import (
     round_over,
     score_round,
     team_victory,
-    wish_play,
 )
 from .variants import PARTNERS, PUBLISHER, VARIANTS, rules_of, setting, variants_problem
 from .visitor import SKIP, Visitor, traces
@@ -188,10 +187,10 @@ class Engine:
         self._top_before: Combo | None = None
         self._top_seat_before = -1
         self._reached = False
-        self._hand_before = 0
         self._points_of = -1  # the cards whose points are in _points
         self._points = 0
         self._ended: list[Trick] = []
+        self._could: Combo | None = None  # tracing: W001's "could have played", for the step
         self._handlers: dict[type, Callable[[GameState, RoundState | None, Event], int]] = {
             RoundStart: self._round_start,  # type: ignore[dict-item]
             Deal: self._deal,  # type: ignore[dict-item]
@@ -241,7 +240,6 @@ class Engine:
                     self._reached = rnd.phase is _PLAY and hand != 0
                     self._top_before = rnd.top
                     self._top_seat_before = rnd.top_seat
-                    self._hand_before = hand
                 else:
                     seat = getattr(ev, "seat", None)
                 self._step = Step(game.events - 1, line, ev, rnd.trick or None, seat, None, None,
@@ -292,15 +290,7 @@ class Engine:
             return True
         self._line = line
         self._game = game
-        # as :meth:`_pass` applies a pass in turn without a wish open: the same lines, inline
-        # (a call to a shared helper would cost the JSON path as much as it saves here)
-        passed = rnd.passed = rnd.passed | 1 << seat
-        holding = rnd.holding
-        if holding & ~(1 << rnd.top_seat) & ~passed == 0:
-            rnd.trick_over = True
-            rnd.turn = rnd.next_leader()
-        else:
-            rnd.turn = rnd.next_table[holding][seat]
+        rnd.note_pass(seat)  # (as :meth:`_pass` applies a pass in turn without a wish open)
         return True
 
     # ---------------------------------------------------------------- tracing
@@ -352,12 +342,10 @@ class Engine:
                 step.cards_left = rnd.hands[ev.seat].bit_count()  # type: ignore[union-attr]
                 step.trick_points = self._trick_points(rnd.trick_cards) if top is not None else 0
         step.trick = rnd.trick or None
-        if step.diagnostics and step.wish_open is not None and any(
-                d.code == "W001" for d in step.diagnostics):
-            # what the seat could have played: the state's wish query, as the table was
-            step.wish_play = wish_play(self._hand_before, step.wish_open,
-                                       None if step.lead else self._top_before,
-                                       rnd.rules.phoenix_bombs)
+        if self._could is not None:  # what the seat could have played (W001's, rules 6.2)
+            if any(d.code == "W001" for d in step.diagnostics):
+                step.wish_play = self._could
+            self._could = None
         game = self._game
         assert game is not None
         self._visit_event(game, rnd, step)
@@ -1004,8 +992,8 @@ class Engine:
         elif top is None:
             combo = _classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
             lead = True
-            if seat != turn and rnd.after_dog and rnd.dog_leads >> seat & 1:
-                turn = rnd.turn = seat  # tientsin: the Dog's lead to either partner (9.2)
+            if seat != turn and rnd.may_lead(seat):
+                turn = rnd.turn = seat  # the Dog's lead to either of two partners (9.2)
             elif seat != turn:
                 if combo is not None and combo.kind >= _FOUR:
                     if rnd.after_dog and rnd.rules.dog_bombs:
@@ -1086,18 +1074,19 @@ class Engine:
                        f"{describe(top)} on the table")
         wish = rnd.wish
         if bad is None and wish is not None and not mask & RANK_MASK[wish] and not on_trick \
-                and seat != rnd.dummy:  # the dummy is never bound by the wish (9.3)
-            held = hand & RANK_MASK[wish]
-            if held:
+                and (lead or combo.kind < _FOUR):  # (a bomb onto a trick is never bound: 6.4)
+            could = rnd.wish_binds(seat)  # (rules 6.2; the table as the play found it)
+            if could is not None:
+                self._could = could
+                held = hand & RANK_MASK[wish]
                 if lead:
                     bad = ("W001", f"{self._who(seat)} leads {_article(combo)} while holding "
                            f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
                            "so the lead must contain a card of that rank")
-                elif combo.kind < _FOUR and seat == turn and top is not None:
-                    could = wish_play(hand, wish, top, rnd.rules.phoenix_bombs)
-                    if could is not None:
-                        bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
-                               f"holding {format_cards(held)}; {_could(could, top, wish)}")
+                else:
+                    assert top is not None
+                    bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
+                           f"holding {format_cards(held)}; {_could(could, top, wish)}")
         if bad is not None:
             self._emit(*bad, seat)
         # apply it (inline: the hot path)
@@ -1209,21 +1198,14 @@ class Engine:
             self._check_trick_over(rnd)
             return OUT_OF_TURN
         wish = rnd.wish
-        if wish is not None and seat != rnd.dummy:  # the dummy is never bound (rules 9.3)
-            held = rnd.hands[seat] & RANK_MASK[wish]
-            if held:
-                could = wish_play(rnd.hands[seat], wish, top, rnd.rules.phoenix_bombs)
-                if could is not None:
-                    self._emit("W001", f"{self._who(seat)} passes while holding "
-                               f"{format_cards(held)}; {_could(could, top, wish)}", seat)
-        # inline of _passes / _check_trick_over: the most frequent event
-        passed = rnd.passed = rnd.passed | 1 << seat
-        holding = rnd.holding
-        if holding & ~(1 << rnd.top_seat) & ~passed == 0:
-            rnd.trick_over = True
-            rnd.turn = rnd.next_leader()
-        else:
-            rnd.turn = rnd.next_table[holding][seat]
+        if wish is not None:
+            could = rnd.wish_binds(seat)  # (rules 6.2)
+            if could is not None:
+                self._could = could
+                held = rnd.hands[seat] & RANK_MASK[wish]
+                self._emit("W001", f"{self._who(seat)} passes while holding "
+                           f"{format_cards(held)}; {_could(could, top, wish)}", seat)
+        rnd.note_pass(seat)
         return 0
 
     def _pass_without_trick(self, rnd: RoundState, seat: int) -> int:
@@ -1232,12 +1214,11 @@ class Engine:
         if rnd.takes(seat):
             rnd.taken = True
             return 0
-        leader = rnd.turn if rnd.top is None else rnd.next_leader()
-        if seat == leader or (rnd.top is None and rnd.after_dog and rnd.dog_leads >> seat & 1):
+        if rnd.may_lead(seat):  # (the seat to lead, after the Dog either partner: 5.2, 9.2)
             self._emit("P006", f"{self._who(seat)} passes, but is to lead and may not pass",
                        seat)
             return SKIPPED
-        who = self._to_lead(rnd) if rnd.top is None else self._who(leader)
+        who = self._to_lead(rnd) if rnd.top is None else self._who(rnd.next_leader())
         self._emit("P003", f"{self._who(seat)} passes, but {who} is to lead", seat)
         return OUT_OF_TURN
 
@@ -1256,7 +1237,7 @@ class Engine:
         """Rules 2.4: over once every other seat still holding cards has passed."""
         if rnd.top is None:
             return
-        if rnd.holding & ~(1 << rnd.top_seat) & ~rnd.passed == 0:
+        if rnd.all_passed(rnd.passed):
             rnd.trick_over = True
             rnd.turn = rnd.next_leader()
 

@@ -613,12 +613,17 @@ class RoundState:
         seat due to lead: any lead; any other seat: the bombs that beat the top (none
         before a trick's first play, none on the Dog; a seat may bomb its own play). A
         seat bound by the wish keeps only the plays holding the wished rank (a follow may
-        still be a bomb).
+        still be a bomb). While a Dragon's trick is owed: only the bombs that land on it.
         """
         if self.phase != Phase.PLAY or not self.hands[seat]:
             return []
         hand = self.hands[seat]
         top = self.top
+        if top is not None and self.gift_due():
+            # the Dragon's trick is over and owed (5.4): before its gift, only a bomb that
+            # lands on it (4.3; the winner's own under bsw, 9.4), never bound by the wish
+            return [c for c in legal_plays(hand, top, self.rules.phoenix_bombs)
+                    if c.is_bomb and self.bomb_lands(seat, c)]
         leading = self.may_lead(seat)
         if leading:
             plays = legal_plays(hand, None, self.rules.phoenix_bombs)
@@ -659,6 +664,24 @@ class RoundState:
         return (self.rules.winner_bombs and self.trick_over and not self.taken
                 and seat == self.top_seat and self.top is not None)
 
+    def all_passed(self, passed: int) -> bool:
+        """Whether, the seats ``passed`` (bits) having passed since the last play, every
+        other seat still holding cards has passed on the top: the trick is over (rules
+        2.4). The one test of it, behind the engine's passes and the queries."""
+        return self.holding & ~(1 << self.top_seat) & ~passed == 0
+
+    def note_pass(self, seat: int) -> None:
+        """The engine's: ``seat`` passes in turn on the trick on the table (rules 2.2-2.4).
+        The turn moves to the next seat holding cards, or, every other seat having
+        passed, the trick is over and its winner (the next seat holding cards when the
+        winner is out) is due to lead."""
+        passed = self.passed = self.passed | 1 << seat
+        if self.holding & ~(1 << self.top_seat) & ~passed == 0:  # (all_passed, inline)
+            self.trick_over = True
+            self.turn = self.next_leader()
+        else:
+            self.turn = self.next_table[self.holding][seat]
+
     def wish_play(self, seat: int) -> Combo | None:
         """A combination holding a real card of the open wish's rank that ``seat`` could
         play on the table as it is (rules 6.2: the one the engine names in W001), or None:
@@ -671,15 +694,23 @@ class RoundState:
         return wish_play(self.hands[seat], wish, None if self.may_lead(seat) else self.top,
                          self.rules.phoenix_bombs)
 
+    def wish_binds(self, seat: int) -> Combo | None:
+        """What the open wish binds ``seat`` to play now (rules 6.2): a combination holding
+        a real card of the wished rank that it could play (:meth:`wish_play`), when it is
+        the seat's turn, to lead or to follow on a trick not over; None when the wish does
+        not bind it. The dummy is never bound (rules 9.3). The one test behind W001,
+        :meth:`bound_by_wish` and :meth:`legal_plays`."""
+        if self.wish is None or seat == self.dummy:
+            return None
+        if self.may_lead(seat) or (
+                self.top is not None and not self.trick_over and self.turn == seat):
+            return self.wish_play(seat)
+        return None
+
     def bound_by_wish(self, seat: int) -> bool:
-        """Whether the open wish binds ``seat`` now (rules 6.2): it is the seat's turn (to
-        lead, or to follow), it holds the wished rank and could play it legally. The
-        dummy of ``trichu`` is never bound (rules 9.3)."""
-        if seat == self.dummy:
-            return False
-        on_turn = self.may_lead(seat) or (
-            self.top is not None and not self.trick_over and self.turn == seat)
-        return on_turn and self.wish_play(seat) is not None
+        """Whether the open wish binds ``seat`` now (:meth:`wish_binds`): it is the seat's
+        turn (to lead, or to follow), it holds the wished rank and could play it legally."""
+        return self.wish_binds(seat) is not None
 
     def wish_plays(self, seat: int) -> list[Combo]:
         """The plays of :meth:`legal_plays` that would fulfil the open wish (empty when
@@ -692,15 +723,13 @@ class RoundState:
     def passes_to_close(self) -> list[int]:
         """The seats, in turn order from the seat on turn, whose passes would end the
         trick on the table (rules 2.4); empty when there is none or it is over."""
-        top_seat = self.top_seat
         if self.top is None or self.trick_over:
             return []
-        others = self.holding & ~(1 << top_seat)
         passed, turn = self.passed, self.turn
         nxt = self.next_table[self.holding]
         seq: list[int] = []
         for _ in range(self.seats):
-            if not others & ~passed:
+            if self.all_passed(passed):
                 break
             seq.append(turn)
             passed |= 1 << turn
@@ -714,7 +743,6 @@ class RoundState:
         the table, it is over, or ``seat`` would not be on turn."""
         if self.top is None or self.trick_over:
             return None
-        others = self.holding & ~(1 << self.top_seat)
         passed, turn = self.passed, self.turn
         nxt = self.next_table[self.holding]
         seq: list[int] = []
@@ -723,7 +751,7 @@ class RoundState:
                 return seq
             seq.append(turn)
             passed |= 1 << turn
-            if others & ~passed == 0:
+            if self.all_passed(passed):
                 return seq if self.next_leader() == seat else None
             turn = nxt[turn]
         return None
