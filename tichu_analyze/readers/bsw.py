@@ -75,7 +75,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Literal
 
 import msgspec
-from msgspec.structs import asdict, force_setattr
+from msgspec.structs import asdict, replace
 
 from ..core.cards import (
     BIT,
@@ -1092,6 +1092,26 @@ class _Converter:
         self.out.append((line, ev))
         self.engine.feed(line, ev)
 
+    def swap(self, old: Play | DragonGift, new: Play | DragonGift) -> None:
+        """A later line changes an event the engine has seen (a wish logged late, the
+        Phoenix's reading, a gift's recipient): ``new`` takes its place in the round's
+        events, which are then fed again (``dirty``). Events are never changed in place."""
+        out = self.out
+        at = next(i for i, (_, ev) in enumerate(out) if ev is old)
+        out[at] = (out[at][0], new)
+        if type(new) is Play and type(old) is Play:
+            seat = new.seat
+            if self.first_play[seat] is old:
+                self.first_play[seat] = new
+            if self.last_of[seat] is old:
+                self.last_of[seat] = new
+            if self.last_play is old:
+                self.last_play = new
+            for info in self.phoenix:
+                if info.event is old:
+                    info.event = new
+        self.dirty = True
+
     def run(self) -> list[tuple[int, Event | Unreadable]]:
         rt = self.rt
         start = RoundStart(game=self.game, round=self.number, players=self.players)
@@ -1261,8 +1281,7 @@ class _Converter:
         elif kind == "wish":
             last = self.last_play
             if last is not None and last.wish is None:
-                force_setattr(last, "wish", data)  # after the engine saw the play
-                self.dirty = True
+                self.swap(last, replace(last, wish=data))  # (the engine saw it without)
         elif kind == "gift":
             self.gift(line, seat)
         elif kind == "result":
@@ -1496,7 +1515,7 @@ class _Converter:
             self.mismatch = rnd.result.score != score  # the engine's own score
             return
         # a synthesized gift goes to the opponent that makes the Ergebnis come out
-        options = [((g.winner + 1) & 3, (g.winner + 3) & 3) for g in self.gifts]
+        options = [rnd.opponents(g.winner) for g in self.gifts]
         matching = [choice for choice in itertools.product(*options)
                     if self.score_with(rnd, choice) == score]
         self.mismatch = not matching
@@ -1505,8 +1524,9 @@ class _Converter:
             if len(chosen) == 1:
                 to = chosen.pop()
                 if to != gift.event.to:
-                    force_setattr(gift.event, "to", to)
-                    self.dirty = True
+                    given = replace(gift.event, to=to)
+                    self.swap(gift.event, given)
+                    gift.event = given
 
     def score_with(self, rnd: RoundState, choice: tuple[int, ...]) -> list[int]:
         """The round's score (:func:`~tichu_analyze.core.state.score_round`) with the calls as
@@ -1531,8 +1551,8 @@ class _Converter:
             if info.above is not None:
                 readings = [c for c in readings if beats(info.above, c)] or readings
             if readings and readings[0].rank != highest.rank and readings[0].phoenix is not None:
-                force_setattr(info.event, "phoenix", RANK_TOKENS[readings[0].phoenix])
-                self.dirty = True
+                self.swap(info.event, replace(info.event,
+                                              phoenix=RANK_TOKENS[readings[0].phoenix]))
 
 
 _READINGS: dict[Mask, list[Combo]] = {}
