@@ -912,8 +912,8 @@ def test_simulated_games_round_trip(seed: int) -> None:
 
 def test_sample_copy_is_unchanged() -> None:
     if not SHARED.exists():
-        pytest.skip(f"the project's reference copy of the sample ({SHARED}) is not on this "
-                    "machine; nothing to do: sample_logs/2417500.tch is tested on its own")
+        pytest.skip("the project's reference copy of the sample (../shared/samples/2417500.tch) "
+                    "is not on this machine; sample_logs/2417500.tch is tested on its own")
     assert SAMPLE.read_bytes() == SHARED.read_bytes()
 
 

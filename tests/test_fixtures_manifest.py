@@ -28,8 +28,8 @@ CASES = json.loads((FIXTURES / "cases.json").read_text(encoding="utf-8"))
 def spec_codes() -> list[str]:
     """The codes of the table in rules.md section 8 (skips without the spec)."""
     if not RULES_MD.exists():
-        pytest.skip(f"optional: the normative spec is not at {RULES_MD}; set TICHU_SPEC_DIR to "
-                    "the folder holding rules.md to compare the codes with it")
+        pytest.skip("optional: the normative spec (../shared/spec/rules.md) is not here; set "
+                    "TICHU_SPEC_DIR to the folder holding rules.md to compare the codes with it")
     text = RULES_MD.read_text(encoding="utf-8")
     section = text.split("## 8.", 1)[1].split("\n## ", 1)[0]
     codes = re.findall(r"^\| ([A-Z][0-9]{3}) \|", section, flags=re.M)

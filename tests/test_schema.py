@@ -9,6 +9,7 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
+from shared_data import SPEC as SPEC_DIR
 
 from tichu_analyze.core.cards import RANK_TOKENS, TOKENS
 from tichu_analyze.core.events import EVENT_TYPES
@@ -18,7 +19,7 @@ jsonschema = pytest.importorskip("jsonschema")
 
 ROOT = Path(__file__).resolve().parent.parent
 # the normative spec is kept outside the repository (beside it, or where TICHU_SPEC_DIR says)
-SPEC = Path(os.environ.get("TICHU_SPEC_DIR", ROOT.parent / "shared" / "spec")) / "log-format.md"
+SPEC = Path(os.environ.get("TICHU_SPEC_DIR", SPEC_DIR)) / "log-format.md"
 DOCS = ROOT / "docs" / "log-format.md"
 
 
@@ -72,9 +73,9 @@ def _check_examples(path: Path, validator: jsonschema.Draft202012Validator) -> N
 
 def test_spec_examples_validate(validator: jsonschema.Draft202012Validator) -> None:
     if not SPEC.is_file():
-        pytest.skip(f"optional: the normative spec is not at {SPEC}; set TICHU_SPEC_DIR to the "
-                    "folder holding log-format.md to check its examples (docs/log-format.md "
-                    "is checked in any case)")
+        pytest.skip("optional: the normative spec (../shared/spec/log-format.md) is not here; "
+                    "set TICHU_SPEC_DIR to the folder holding log-format.md to check its "
+                    "examples (docs/log-format.md is checked in any case)")
     _check_examples(SPEC, validator)
 
 
