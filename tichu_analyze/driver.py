@@ -445,6 +445,20 @@ def _remote_client(distributed: Any, scheduler: str, timeout: float) -> Any:
     return distributed.Client(scheduler, timeout=timeout, set_as_default=False)
 
 
+def _bad_port(address: str) -> str | None:
+    """The port of a scheduler address that no port can be (``99999``, ``x``), quoted, or
+    None (the client would take it for a host it cannot reach, and wait its timeout)."""
+    from urllib.parse import urlsplit
+
+    try:
+        port = urlsplit(address).port
+    except ValueError as e:
+        if "port" in str(e).lower():
+            return repr(address.rsplit(":", 1)[-1])
+        return None
+    return None if port is None or port <= 65535 else repr(str(port))
+
+
 def _refused(address: str) -> None:
     """OSError at once when nothing listens at a ``tcp://HOST:PORT`` address (the Dask
     client would try again and again until its timeout); a host that does not answer
@@ -539,6 +553,10 @@ def backend(jobs: int, scheduler: str | None,
         if scheduler != "local" and "://" not in scheduler:
             raise DriverError(f"--scheduler {scheduler}: expected 'local' or a scheduler "
                               "address such as tcp://HOST:8786")
+        port = _bad_port(scheduler)
+        if port is not None:
+            raise DriverError(f"--scheduler {scheduler}: {port} is not a port number (a port "
+                              "is 1 to 65535, as in tcp://HOST:8786)")
         on = DaskBackend(scheduler, max(1, jobs))
         if notice is not None:
             where = f", dashboard at {on.dashboard}" if on.dashboard else ""
