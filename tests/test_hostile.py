@@ -209,6 +209,34 @@ def test_report_text_and_replay_are_never_spoofed(tmp_path: Path) -> None:
     assert HOSTILE + "n" * 5000 in names.to_list()  # and kept whole in the datasets
 
 
+def test_report_titles_and_listed_names_and_ids_are_never_spoofed(tmp_path: Path) -> None:
+    """The focused player in the text report's table titles, the game ids listed for an
+    unknown ``-g`` (report and plot) and the names listed for an unknown ``--player`` are
+    escaped and cut at 64 characters, as everywhere else."""
+    name = HOSTILE + "n" * 5000
+    log = hostile_log(tmp_path, name)
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    for ev in events:  # the game id too
+        ev["game"] = HOSTILE + ev["game"]
+    log.write_text("".join(json.dumps(ev) + "\n" for ev in events), encoding="utf-8")
+    ds = tmp_path / "ds"
+    assert run("ingest", str(log), "-o", str(ds), "-q")[0] == 0
+    code, out, err = run("report", "-f", "text", "--player", name, str(ds))
+    assert code == 0, err
+    assert_no_raw_control(out)
+    assert "against the rest of the field" in out and "n" * 200 not in out
+    for command in (["report", "-f", "text"], ["plot", "-k", "score", "-o",
+                                               str(tmp_path / "p.png")]):
+        code, out, err = run(*command, "-g", "nosuch", str(ds))
+        assert code == 2 and "the games are: Eve\\x1b]0;pwned" in err
+        assert_no_raw_control(err)
+        assert err.count("\n") == 1 and "\\x1b[2K" not in err.replace("\\x1b]0", "")
+    code, out, err = run("report", "-f", "text", "--player", "nosuch", str(ds))
+    assert code == 2 and "the players are: " in err
+    assert_no_raw_control(err)
+    assert err.count("\n") == 1 and "n" * 100 not in err and len(err) < 2000
+
+
 # ------------------------------------------------------------------ outputs
 
 

@@ -205,8 +205,11 @@ class UsageError(Exception):
 
 
 def fail(message: str) -> typer.Exit:
-    """Print ``message`` as an error and return the exit (status 2) to raise."""
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True)
+    """Print ``message`` as an error and return the exit (status 2) to raise. The message
+    is made one safe line (:func:`~tichu_analyze.safetext.clean`, not cut: the names and
+    ids it quotes are cut where it is made), whatever a log put into it."""
+    err.print(f"[bold red]error:[/] {escape(clean(message, None))}", highlight=False,
+              markup=True)
     return typer.Exit(2)
 
 
