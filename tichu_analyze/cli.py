@@ -24,6 +24,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from . import __version__
 from .atomicfile import (
+    LOOP,
     Guarded,
     OutputClosed,
     OutputError,
@@ -33,7 +34,7 @@ from .atomicfile import (
 )
 from .diagnostics import RULES, Diagnostic, check_variants, select_codes
 from .driver import Backend, DriverError, backend
-from .logfile import LogError, find_logs
+from .logfile import LogError, find_logs, link_loops
 from .output import (
     Format,
     as_full,
@@ -1240,7 +1241,8 @@ def replay(
                                  "FOLDER' lists the games of a folder)" if log.is_dir()
                                  else "not a regular file" if log.exists()
                                  else "standard input is not read; write the log to a file"
-                                 if str(log) == "-" else "no such file"))
+                                 if str(log) == "-" else f"cannot read: {LOOP}"
+                                 if link_loops(log) else "no such file"))
     _not_a_log_read(output, [log])
     try:
         view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)

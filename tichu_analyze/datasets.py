@@ -72,7 +72,7 @@ import pyarrow.parquet as pq
 from . import __version__
 from .atomicfile import reason
 from .diagnostics import Diagnostic
-from .logfile import FileStats, LogError, replay_file
+from .logfile import FileStats, LogError, real_path, replay_file
 from .rows import (
     SEAT,
     WINS_TRICK,
@@ -1076,7 +1076,7 @@ class DatasetWriter:
         seen: set[Path] = set()
         for path in files:
             digest = _file_digest(path)
-            where = path.resolve()
+            where = real_path(path)
             if not force and (where in seen or digest is not None and digest in self._known):
                 skipped.append(path)
                 continue

@@ -10,6 +10,7 @@ line numbers.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import json
 import os
@@ -23,7 +24,7 @@ from typing import IO, Any
 import msgspec
 from zstandard import ZstdError as _ZstdError
 
-from .atomicfile import atomic_writer, reason
+from .atomicfile import LOOP, atomic_writer, reason
 from .badevent import decoder_words, describe, too_large
 from .compressed import cut_at_line_end
 from .diagnostics import Diagnostic
@@ -83,6 +84,8 @@ def find_logs(paths: Iterable[str | os.PathLike[str]],
                                           if f.name.endswith(_NOT_READ) and f.is_file()))
         elif path.is_file():
             found.append(path)
+        elif os.path.islink(path) and link_loops(path):  # ln -s a.jsonl a.jsonl
+            raise LogError(f"{p}: cannot read: {LOOP}")
         elif path.exists() or str(p) == "-":  # a pipe (/dev/stdin, <(zcat ...)), a device
             raise LogError(f"{p}: " + ("standard input is not read" if str(p) == "-" else
                                        "not a regular file (a pipe or a device)")
@@ -97,6 +100,24 @@ def find_logs(paths: Iterable[str | os.PathLike[str]],
             seen.add(key)
             unique.append(f)
     return unique
+
+
+def link_loops(path: str | os.PathLike[str]) -> bool:
+    """Whether the links of ``path`` lead round in a loop (ELOOP), never to a file."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        return e.errno == errno.ELOOP
+    return False
+
+
+def real_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` made absolute with its links followed (``Path.resolve``); when they loop
+    (``ln -s a.jsonl a.jsonl``), made absolute as written: reading it says so."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a loop, before Python 3.13
+        return Path(os.path.abspath(path))
 
 
 _NOT_READ = (".bz2", ".xz", ".lzma", ".lz4", ".br", ".zip", ".7z", ".Z")
