@@ -537,12 +537,12 @@ class Oracle:
                 isinstance(c, str) and c in DECK for c in give.values())  # (keys: X001)
         if kind == "play":  # (no card, or one card twice: a wrong value too)
             cards, phoenix = ev.get("cards"), ev.get("phoenix")
-            # a ``phoenix`` that is no rank is a wrong value, with the Phoenix or without
-            # (docs/rules.md: the settled reading ignores a rank on a play without it)
+            # a ``phoenix`` that is no rank is a wrong value beside the Phoenix; on a play
+            # without it the field is ignored, whatever its value (rules.md 8, settled)
             return not isinstance(cards, list) or not cards or not all(
                 isinstance(c, str) and c in DECK for c in cards) or len(set(cards)) != len(
-                cards) or (phoenix is not None and not (isinstance(phoenix, str)
-                                                        and phoenix in RANK_WORDS))
+                cards) or (phoenix is not None and "Phoenix" in cards and not (
+                    isinstance(phoenix, str) and phoenix in RANK_WORDS))
         return False
 
     def _seats(self, game: str) -> int:

@@ -28,7 +28,7 @@ from .atomicfile import LOOP, atomic_writer, reason
 from .badevent import decoder_words, describe, too_large
 from .compressed import cut_at_line_end
 from .diagnostics import Diagnostic
-from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, widen
+from .events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, Play, widen
 from .replay import Replay
 from .visitor import DiagnosticVisitor, Visitor, only_diagnostics
 
@@ -394,6 +394,19 @@ def _problem(n: int, raw: bytes, replay: Replay) -> bool:
         obj = _generic.decode(raw)
     except (msgspec.DecodeError, RecursionError):
         obj = None
+    if isinstance(obj, dict) and "phoenix" in obj and obj.get("type") == "play":
+        cards = obj.get("cards")
+        if isinstance(cards, list) and "Phoenix" not in cards:
+            # rules.md 8, settled readings: a phoenix field on a play without the Phoenix
+            # is ignored, whatever its value ("Z", 7): the play is read without it
+            obj = {k: v for k, v in obj.items() if k != "phoenix"}
+            try:
+                play = msgspec.convert(obj, Play)
+            except (msgspec.ValidationError, RecursionError):
+                pass  # (another field is wrong, or a variant's seat: read on below)
+            else:
+                replay.feed(n, play)
+                return True
     if isinstance(obj, dict):
         game_id = obj.get("game")
         start = obj.get("type") == "game_start"
