@@ -132,6 +132,50 @@ def test_blank_lines_are_skipped_and_not_counted_as_events(tmp_path: Path) -> No
     assert stats.events == len(game) and stats.lines == 10_010 + len(game)
 
 
+def test_runs_of_blank_lines_are_skipped_at_once_not_line_by_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A .gz of millions of blank lines (10^9 fit in 1 MB) kept check busy for minutes:
+    each line went through the decoder and its error path. Runs of blank lines, of
+    whitespace too, are now skipped in the decompressed buffer: the error path sees none
+    of them, and the line numbers after them are the same."""
+    game = first_game(SIMULATED)
+    log = tmp_path / "blank.jsonl.gz"
+    with gzip.open(log, "wb") as f:
+        f.write(("\n".join(game[:3]) + "\n").encode())
+        for _ in range(4):
+            f.write(b"\n" * (1 << 20) + b" \r\n\t\n" * 1000)
+        f.write(("\n".join(game[3:]) + "\nnot json\n").encode())
+    calls = []
+    problem = logfile._problem
+    monkeypatch.setattr(logfile, "_problem", lambda n, raw, replay: calls.append(n) or problem(
+        n, raw, replay))
+    found = check_file(log)
+    blank = 4 * ((1 << 20) + 2000)
+    assert [(d.line, d.code) for d in found] == [(len(game) + blank + 1, "L001")]
+    assert calls == [len(game) + blank + 1]  # the error path saw the bad line alone
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".zst"])
+def test_the_work_per_compressed_byte_is_bounded(tmp_path: Path, suffix: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A .zst of a run of blank lines expands 32,768 times (1 MB: 32 GB of lines): past
+    EXPANSION bytes per compressed byte read the rest is not read, one L001 says so. (The
+    bound is lowered here, so that gzip, which expands 1,032 times at most, meets it.)"""
+    from tichu_analyze import compressed
+
+    monkeypatch.setattr(compressed, "EXPANSION", 64)
+    monkeypatch.setattr(compressed, "EXPANSION_FREE", 1 << 20)
+    game = "\n".join(first_game(SIMULATED)) + "\n"
+    log = tmp_path / f"bomb.jsonl{suffix}"
+    logfile.write_lines([game.encode(), b"\n" * (64 << 20), b"not json\n"], log)
+    found = check_file(log)
+    assert [d.code for d in found] == ["L001"]
+    assert "decompresses to more than 64 times its compressed size" in found[0].message
+    assert found[0].line < game.count("\n") + (64 << 20)  # before the end: not read
+    stats = replay_file(log, DiagnosticVisitor(lambda d: None))
+    assert stats.events == game.count("\n")  # the game before it was read
+
+
 def test_replay_of_one_game_stops_reading_at_its_end(tmp_path: Path) -> None:
     log = tmp_path / "two.jsonl"
     game = first_game(SIMULATED)
@@ -434,16 +478,22 @@ LONGEST = max(map(len, SEED_LINES))
     b"", b"\r", b"  ", b"not json", b"[" * 50, b"x" * (LONGEST + 150), b"w" * (LONGEST + 100),
     b"v" * (LONGEST + 101),
     b'{"type":"' + b"y" * (LONGEST + 300) + b'"}', b"z" * (LONGEST + 3000)]),
-), max_size=40), final_newline=st.booleans(), extra=st.sampled_from([1, 100, 257]))
+), max_size=40), final_newline=st.booleans(), extra=st.sampled_from([1, 100, 257]),
+    runs=st.booleans(), block=st.sampled_from([1 << 20, 97]))
 def test_block_reading_agrees_with_line_by_line_reading(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, picks: list[bytes],
-        final_newline: bool, extra: int) -> None:
+        final_newline: bool, extra: int, runs: bool, block: int) -> None:
     """The bounded block reader sees the same lines as reading line by line, with a line
-    longer than the cap (newline included) as L001 with its length."""
+    longer than the cap (newline included) as L001 with its length; so does its reading
+    of blocks of short lines, which skips each run of blank lines at once (``runs``: every
+    block read so), in blocks of any size."""
     from tichu_analyze.replay import Replay
 
     cap = LONGEST + extra  # the events themselves fit
     monkeypatch.setattr(logfile, "MAX_LINE_BYTES", cap)
+    monkeypatch.setattr(logfile, "_BLOCK", block)
+    if runs:
+        monkeypatch.setattr(logfile, "_SHORT", -1)
     data = b"\n".join(picks) + (b"\n" if final_newline and picks else b"")
     log = tmp_path / "x.jsonl"
     log.write_bytes(data)
