@@ -1180,12 +1180,16 @@ class DatasetWriter:
             self.files += compact_partitions(self._tmp, self._run, sizes=self._sizes)
             for table in TABLES:
                 tdir = self._tmp / table
-                if not any(tdir.rglob("*.parquet")):
-                    # readers fail on a table without files: give it an empty one
-                    folder = tdir / f"player={DEFAULT_PARTITION}"
-                    folder.mkdir(parents=True, exist_ok=True)
+                files = list(tdir.rglob("*.parquet"))
+                empty = [f for f in files if f.parent == tdir]  # (empty files alone are there)
+                if len(files) > len(empty):  # rows came (an append): no empty file needed
+                    for f in empty:
+                        f.unlink()
+                elif not files:
+                    # readers fail on a table without files: give it an empty one, beside
+                    # the partitions (pyarrow infers no partition type from a null alone)
                     pq.write_table(SCHEMAS[table].empty_table(),
-                                   folder / f"part-{self._run}-empty.parquet",
+                                   tdir / f"part-{self._run}-empty.parquet",
                                    compression="zstd")
                     self.files += 1
             self._write_ingested()
