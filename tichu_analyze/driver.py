@@ -303,7 +303,8 @@ class ProcessBackend:
         from concurrent.futures import Future, ProcessPoolExecutor
 
         self.workers = jobs
-        self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_ctrl_c)
+        self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                                         initargs=(os.getpid(),))
         self._futures: list[Future[Any]] = []
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> _Future:
@@ -331,6 +332,43 @@ def _ignore_ctrl_c() -> None:
     on SIGTERM (a forked worker inherits the handlers of its parent)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+PARENT_POLL = 0.5
+"""Seconds between two looks of a worker process at whether its parent is still there."""
+
+
+def _start_worker(parent: int) -> None:
+    """In a worker process of :class:`ProcessBackend`: :func:`_ignore_ctrl_c`, and a
+    thread that ends the worker when ``parent`` (the process that started the pool) is
+    gone, killed with SIGKILL included: an orphaned worker would otherwise wait for tasks
+    for ever (the pool's pipes stay open in the workers themselves)."""
+    import threading
+
+    _ignore_ctrl_c()
+    threading.Thread(target=_watch_parent, args=(parent, os.getppid()), daemon=True,
+                     name="tichu-analyze-parent-watch").start()
+
+
+def _watch_parent(parent: int, ppid: int) -> None:
+    """End this process once ``parent`` has ended, or this process's parent (``ppid`` at
+    its start: ``parent``, or a fork server) has changed: the orphan was adopted."""
+    import time
+
+    while True:
+        time.sleep(PARENT_POLL)
+        if os.getppid() != ppid or not _alive(parent):
+            os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, but is not ours
+        return True
+    return True
 
 
 class DaskBackend:
