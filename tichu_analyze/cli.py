@@ -981,6 +981,14 @@ GameOption = Annotated[
 ]
 
 
+def _kept(name: str | None) -> str | None:
+    """A name of ``--player`` (``--partner``, ``--opponent``) as the reports read the
+    names of a dataset: a name of more than 4 KB cut (``stats.kept``)."""
+    from .stats import kept
+
+    return kept(name)
+
+
 def _filters(player: str | None, partner: str | None, opponent: str | None,
              since: str | None, until: str | None, game: str | None) -> Filters:
     from .stats import Filters, parse_when
@@ -1054,6 +1062,7 @@ def plot(
 
     if output.suffix.lower().lstrip(".") not in FORMATS:
         raise fail(f"{output}: the plot file must end in .png, .svg or .pdf")
+    player, partner, opponent = _kept(player), _kept(partner), _kept(opponent)
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))
@@ -1154,6 +1163,7 @@ def report(
         problem = not_a_folder(output)
         if problem is not None:
             raise fail(problem)
+    player, partner, opponent = _kept(player), _kept(partner), _kept(opponent)
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))

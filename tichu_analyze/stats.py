@@ -117,6 +117,55 @@ def collect(lf: pl.LazyFrame) -> pl.DataFrame:
     return lf.collect(engine="streaming")
 
 
+KEPT_BYTES = 4096
+"""A player name (or a violation's message, which quotes names) longer than this, in
+UTF-8 bytes, is read for the reports cut to ``KEPT_BYTES - 1`` characters and ``…``
+(:func:`kept`): a 1 MB name costs then what a short one does, in every aggregation and
+on every page (the dataset keeps it whole). Names alike in all their first characters
+are one player in the reports."""
+
+_NAME_COLUMNS = ("player", "partner", "played_by", "message")
+
+
+def kept(text: str | None) -> str | None:
+    """``text`` as the reports read names and messages (:data:`KEPT_BYTES`): for a name
+    given on the command line, so that it matches."""
+    if text is None or len(text) <= KEPT_BYTES // 4 or len(text.encode()) <= KEPT_BYTES:
+        return text
+    return text[:KEPT_BYTES - 1] + "\u2026"
+
+
+def _kept(e: pl.Expr) -> pl.Expr:
+    """:func:`kept` as a polars expression."""
+    return pl.when(e.str.len_bytes() > KEPT_BYTES).then(
+        e.str.slice(0, KEPT_BYTES - 1) + pl.lit("\u2026")).otherwise(e)
+
+
+def _long_names(rounds: pl.LazyFrame) -> bool:
+    """Whether a player's name in the rounds table is longer than :data:`KEPT_BYTES`."""
+    longest = rounds.select(pl.col("player").str.len_bytes().max()).collect().item()
+    return longest is not None and longest > KEPT_BYTES
+
+
+def _spooled(tables: dict[str, pl.LazyFrame]) -> dict[str, pl.LazyFrame]:
+    """``tables`` (with names cut: :func:`_columns`) written once to Parquet files in a
+    temporary folder (removed at exit) and scanned from there: every later query of a
+    dataset with names of megabytes then reads the names cut, instead of decoding the
+    whole names again (in streaming: memory stays bounded)."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="tichu-analyze-names-"))
+    atexit.register(shutil.rmtree, folder, True)
+    out = {}
+    for table, lf in tables.items():
+        path = folder / f"{table}.parquet"
+        lf.sink_parquet(path)
+        out[table] = pl.scan_parquet(path)
+    return out
+
+
 def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) -> pl.LazyFrame:
     try:
         have = set(lf.collect_schema().names())
@@ -131,7 +180,10 @@ def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) ->
         )
     if added:
         lf = lf.with_columns(e.alias(c) for c, e in added.items())
-    return lf.select(wanted)
+    names = [_kept(pl.col(c)).alias(c) for c in _NAME_COLUMNS if c in wanted]
+    if "partners" in wanted:
+        names.append(pl.col("partners").list.eval(_kept(pl.element())).alias("partners"))
+    return lf.select(wanted).with_columns(names)
 
 
 _PERSON = pl.col("role").is_null() | (pl.col("role") != "dummy")
@@ -211,6 +263,9 @@ class Dataset:
                 else _columns(plays_lf, PLAY_COLUMNS, root, "plays")
             )
             empty = rounds.select(pl.len()).collect().item() == 0
+            if not empty and _long_names(rounds_lf):
+                rounds, games, plays = _spooled({"rounds": rounds, "games": games,
+                                                 "plays": plays}).values()
         except (pl.exceptions.PolarsError, OSError) as e:
             raise DatasetError(f"{root}: cannot read the dataset: {e}") from None
         if empty:
