@@ -432,7 +432,7 @@ def bad_exchange(ev: list[Event], rng: random.Random) -> str | None:
 
 def late_exchange(ev: list[Event], rng: random.Random) -> str | None:
     """An exchange moved after the first plays of its round (L007 there, the plays before
-    it skipped), or left out (the round skipped, no L008), or written again in play."""
+    it skipped), or left out (the round left unfinished: L008), or written again in play."""
     idx = _play_indices(ev, ("exchange",))
     i = rng.choice(idx)
     how = rng.randrange(3)

@@ -263,7 +263,7 @@ class Oracle:
             if rnd is not None and not rnd.judging:
                 rnd.judged.discard(last)  # (what the log's end shows of it is unknown)
             if (rnd is not None and rnd.judging and rnd.phase != "over" and not rnd.skipping
-                    and not rnd.waiting and not rnd.closed_early):
+                    and not rnd.closed_early):
                 rnd.report("L008", last)  # at the file's last line (its last non-blank)
                 rnd.judged.add(last)
                 rnd.judging = False
@@ -537,12 +537,12 @@ class Oracle:
                 isinstance(c, str) and c in DECK for c in give.values())  # (keys: X001)
         if kind == "play":  # (no card, or one card twice: a wrong value too)
             cards, phoenix = ev.get("cards"), ev.get("phoenix")
-            # a ``phoenix`` that is no rank is a wrong value, with the Phoenix or without
-            # (docs/rules.md: the settled reading ignores a rank on a play without it)
+            # a ``phoenix`` that is no rank is a wrong value beside the Phoenix; on a play
+            # without it the field is ignored, whatever its value (rules.md 8, settled)
             return not isinstance(cards, list) or not cards or not all(
                 isinstance(c, str) and c in DECK for c in cards) or len(set(cards)) != len(
-                cards) or (phoenix is not None and not (isinstance(phoenix, str)
-                                                        and phoenix in RANK_WORDS))
+                cards) or (phoenix is not None and "Phoenix" in cards and not (
+                    isinstance(phoenix, str) and phoenix in RANK_WORDS))
         return False
 
     def _seats(self, game: str) -> int:
@@ -552,8 +552,9 @@ class Oracle:
     def _before_the_exchange(rnd: Round) -> None:
         """A play, pass or gift before the round's last exchange (docs/rules.md, "A late
         or missing exchange"): L007 at the first, the others skipped without a word; when
-        the exchange comes the round goes on as recorded, when it never comes the round is
-        skipped (no L008) - its hands were never complete. After an exchange that was
+        the exchange comes the round goes on as recorded; when it never comes the round is
+        left unfinished (L008 where the log leaves it: rules 8, no fatal code was raised).
+        After an exchange that was
         skipped as malformed, though, "if play starts without it, the hands are unknown
         and the rest of the round is skipped then" (docs/rules.md, "A deal or exchange
         that cannot be read")."""
@@ -564,7 +565,7 @@ class Oracle:
 
     def _close(self, rnd: Round | None, line: int) -> None:
         """The round before a round_start or game_end at ``line``."""
-        if rnd is None or not rnd.judging or rnd.skipping or rnd.waiting or rnd.closed_early:
+        if rnd is None or not rnd.judging or rnd.skipping or rnd.closed_early:
             return
         if rnd.gift_owed is not None:  # this event is not the gift: G002
             self._missing_gift(rnd, line)
@@ -1000,10 +1001,7 @@ class Oracle:
     def on_round_end(self, rnd: Round, ev: dict, line: int) -> None:
         if rnd.ended:
             raise Stop("L007: a second round_end")
-        if rnd.waiting and rnd.phase == "deal2":
-            rnd.skipping = True  # the exchange never came: the round is skipped, no L008
-            return
-        if rnd.phase != "over":
+        if rnd.phase != "over":  # (the exchange never came after an early play too)
             rnd.report("L008", line)  # settled reading: a round_end before the rules end it
             if rnd.gift_owed is not None:
                 raise Stop("L008 with a Dragon gift owed (G002 too?)", keep=True)

@@ -207,6 +207,90 @@ def test_an_ingest_killed_mid_run_leaves_the_dataset_and_the_next_run_cleans_up(
     assert games_in(ds) == 4
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc), zombies left out."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_bytes().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == pid and fields[0] != b"Z":
+                found.append(int(entry.name))
+    return found
+
+
+def _ended(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state == b"Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_the_workers_of_a_killed_parallel_ingest_end_and_free_the_dataset(
+        tmp_path: Path, logs: list[Path]) -> None:
+    """``ingest --jobs 2`` killed with SIGKILL: its workers idled for ever, holding the
+    lock they inherited, and every later ingest into the dataset waited without end. The
+    workers end with their parent, and hold no lock meanwhile."""
+    ds = tmp_path / "ds"
+    big = [_big_log(tmp_path / f"big{k}.jsonl", 12) for k in range(4)]
+    proc = subprocess.Popen([*CLI, "ingest", "-q", "--jobs", "2", *map(str, big),
+                             "-o", str(ds)])
+    workers: list[int] = []
+
+    def working() -> bool:
+        workers[:] = _children(proc.pid)
+        return len(workers) >= 2 and any(p.name.startswith(".ds.staging-")
+                                         for p in tmp_path.iterdir())
+
+    _kill_when(proc, working)
+    deadline = time.monotonic() + 30
+    while not all(map(_ended, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [pid for pid in workers if not _ended(pid)]
+    for pid in left:  # (so that a failure leaves no process behind)
+        os.kill(pid, signal.SIGKILL)
+    assert not left, "the workers outlived their parent"
+    done = subprocess.run([*CLI, "ingest", "-q", str(logs[0]), "-o", str(ds)], timeout=120,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert games_in(ds) == 2
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_waiting_ingest_takes_over_a_lock_whose_holder_is_gone(
+        tmp_path: Path, logs: list[Path]) -> None:
+    """A lock still held after its holder ended (by processes it started, which inherited
+    the lock: the workers of a killed ingest of an earlier version) is noticed by the
+    waiting ingest, which goes on."""
+    import socket
+
+    ds = tmp_path / "ds"
+    assert ingest([logs[0]], ds).written
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a process id that no process has now
+    lock = tmp_path / ".ds.lock"
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    os.write(fd, f"{gone.pid} {socket.gethostname()}\n".encode())
+    orphan = subprocess.Popen(["sleep", "300"], pass_fds=[fd])  # holds the lock on
+    os.close(fd)
+    try:
+        done = subprocess.run([*CLI, "ingest", "--append", str(logs[1]), "-o", str(ds)],
+                              timeout=120, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert "waiting: another ingest is writing" in done.stderr
+        assert games_in(ds) == 4
+        assert orphan.poll() is None  # its lock was not broken: it was left behind
+    finally:
+        orphan.kill()
+        orphan.wait()
+    assert not lock.exists()
+
+
 def test_a_check_killed_mid_run_leaves_the_old_output(tmp_path: Path) -> None:
     out = tmp_path / "out.txt"
     out.write_text("old\n", encoding="utf-8")

@@ -208,6 +208,19 @@ def test_scheduler_address_is_checked() -> None:
     assert "tcp://HOST:8786" in result.stderr
 
 
+@pytest.mark.parametrize("port", ["99999", "65536", "8x"])
+def test_a_scheduler_port_out_of_range_is_named_at_once(port: str) -> None:
+    """Not the client's timeout (20 s) for a host it cannot reach: the port is wrong."""
+    import time
+
+    start = time.monotonic()
+    result = runner.invoke(app, ["check", str(SAMPLES), "--scheduler", f"tcp://host:{port}"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: --scheduler tcp://host:{port}: '{port}' is not a port "
+                             "number (a port is 1 to 65535, as in tcp://HOST:8786)\n")
+    assert time.monotonic() - start < 10
+
+
 def test_ingest_jobs_rows_are_the_serial_rows(logs: dict[str, Path], tmp_path: Path) -> None:
     from tichu_analyze.data.datasets import TABLES, scan
 

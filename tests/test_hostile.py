@@ -133,6 +133,50 @@ def test_blank_lines_are_skipped_and_not_counted_as_events(tmp_path: Path) -> No
     assert stats.events == len(game) and stats.lines == 10_010 + len(game)
 
 
+def test_runs_of_blank_lines_are_skipped_at_once_not_line_by_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A .gz of millions of blank lines (10^9 fit in 1 MB) kept check busy for minutes:
+    each line went through the decoder and its error path. Runs of blank lines, of
+    whitespace too, are now skipped in the decompressed buffer: the error path sees none
+    of them, and the line numbers after them are the same."""
+    game = first_game(SIMULATED)
+    log = tmp_path / "blank.jsonl.gz"
+    with gzip.open(log, "wb") as f:
+        f.write(("\n".join(game[:3]) + "\n").encode())
+        for _ in range(4):
+            f.write(b"\n" * (1 << 20) + b" \r\n\t\n" * 1000)
+        f.write(("\n".join(game[3:]) + "\nnot json\n").encode())
+    calls = []
+    problem = logfile._problem
+    monkeypatch.setattr(logfile, "_problem", lambda n, raw, replay: calls.append(n) or problem(
+        n, raw, replay))
+    found = check_file(log)
+    blank = 4 * ((1 << 20) + 2000)
+    assert [(d.line, d.code) for d in found] == [(len(game) + blank + 1, "L001")]
+    assert calls == [len(game) + blank + 1]  # the error path saw the bad line alone
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".zst"])
+def test_the_work_per_compressed_byte_is_bounded(tmp_path: Path, suffix: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A .zst of a run of blank lines expands 32,768 times (1 MB: 32 GB of lines): past
+    EXPANSION bytes per compressed byte read the rest is not read, one L001 says so. (The
+    bound is lowered here, so that gzip, which expands 1,032 times at most, meets it.)"""
+    from tichu_analyze.readers import compressed
+
+    monkeypatch.setattr(compressed, "EXPANSION", 64)
+    monkeypatch.setattr(compressed, "EXPANSION_FREE", 1 << 20)
+    game = "\n".join(first_game(SIMULATED)) + "\n"
+    log = tmp_path / f"bomb.jsonl{suffix}"
+    logfile.write_lines([game.encode(), b"\n" * (64 << 20), b"not json\n"], log)
+    found = check_file(log)
+    assert [d.code for d in found] == ["L001"]
+    assert "decompresses to more than 64 times its compressed size" in found[0].message
+    assert found[0].line < game.count("\n") + (64 << 20)  # before the end: not read
+    stats = replay_file(log, DiagnosticVisitor(lambda d: None))
+    assert stats.events == game.count("\n")  # the game before it was read
+
+
 def test_replay_of_one_game_stops_reading_at_its_end(tmp_path: Path) -> None:
     log = tmp_path / "two.jsonl"
     game = first_game(SIMULATED)
@@ -208,6 +252,34 @@ def test_report_text_and_replay_are_never_spoofed(tmp_path: Path) -> None:
 
     names = pl.read_parquet(ds / "rounds" / "**" / "*.parquet").get_column("player")
     assert HOSTILE + "n" * 5000 in names.to_list()  # and kept whole in the datasets
+
+
+def test_report_titles_and_listed_names_and_ids_are_never_spoofed(tmp_path: Path) -> None:
+    """The focused player in the text report's table titles, the game ids listed for an
+    unknown ``-g`` (report and plot) and the names listed for an unknown ``--player`` are
+    escaped and cut at 64 characters, as everywhere else."""
+    name = HOSTILE + "n" * 5000
+    log = hostile_log(tmp_path, name)
+    events = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    for ev in events:  # the game id too
+        ev["game"] = HOSTILE + ev["game"]
+    log.write_text("".join(json.dumps(ev) + "\n" for ev in events), encoding="utf-8")
+    ds = tmp_path / "ds"
+    assert run("ingest", str(log), "-o", str(ds), "-q")[0] == 0
+    code, out, err = run("report", "-f", "text", "--player", name, str(ds))
+    assert code == 0, err
+    assert_no_raw_control(out)
+    assert "against the rest of the field" in out and "n" * 200 not in out
+    for command in (["report", "-f", "text"], ["plot", "-k", "score", "-o",
+                                               str(tmp_path / "p.png")]):
+        code, out, err = run(*command, "-g", "nosuch", str(ds))
+        assert code == 2 and "the games are: Eve\\x1b]0;pwned" in err
+        assert_no_raw_control(err)
+        assert err.count("\n") == 1 and "\\x1b[2K" not in err.replace("\\x1b]0", "")
+    code, out, err = run("report", "-f", "text", "--player", "nosuch", str(ds))
+    assert code == 2 and "the players are: " in err
+    assert_no_raw_control(err)
+    assert err.count("\n") == 1 and "n" * 100 not in err and len(err) < 2000
 
 
 # ------------------------------------------------------------------ outputs
@@ -407,16 +479,22 @@ LONGEST = max(map(len, SEED_LINES))
     b"", b"\r", b"  ", b"not json", b"[" * 50, b"x" * (LONGEST + 150), b"w" * (LONGEST + 100),
     b"v" * (LONGEST + 101),
     b'{"type":"' + b"y" * (LONGEST + 300) + b'"}', b"z" * (LONGEST + 3000)]),
-), max_size=40), final_newline=st.booleans(), extra=st.sampled_from([1, 100, 257]))
+), max_size=40), final_newline=st.booleans(), extra=st.sampled_from([1, 100, 257]),
+    runs=st.booleans(), block=st.sampled_from([1 << 20, 97]))
 def test_block_reading_agrees_with_line_by_line_reading(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, picks: list[bytes],
-        final_newline: bool, extra: int) -> None:
+        final_newline: bool, extra: int, runs: bool, block: int) -> None:
     """The bounded block reader sees the same lines as reading line by line, with a line
-    longer than the cap (newline included) as L001 with its length."""
+    longer than the cap (newline included) as L001 with its length; so does its reading
+    of blocks of short lines, which skips each run of blank lines at once (``runs``: every
+    block read so), in blocks of any size."""
     from tichu_analyze.core.engine import Engine
 
     cap = LONGEST + extra  # the events themselves fit
     monkeypatch.setattr(logfile, "MAX_LINE_BYTES", cap)
+    monkeypatch.setattr(logfile, "_BLOCK", block)
+    if runs:
+        monkeypatch.setattr(logfile, "_SHORT", -1)
     data = b"\n".join(picks) + (b"\n" if final_newline and picks else b"")
     log = tmp_path / "x.jsonl"
     log.write_bytes(data)

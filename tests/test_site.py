@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
@@ -331,6 +332,30 @@ def test_missing_log_is_said(logs: Path, tmp_path: Path) -> None:
     assert "is not there any more" in game
     assert not list((index.parent / "rounds").glob("*.html"))
     assert "../rounds/" not in game
+
+
+def test_a_player_name_of_a_megabyte_costs_what_a_short_one_does(tmp_path: Path) -> None:
+    """A 1 MB name was read whole in every aggregation and written whole into every name
+    cell and its tooltip (34 MB of index for two games; minutes for a site of some ten):
+    the reports read names cut at KEPT_BYTES (the dataset keeps them whole), once."""
+    from tichu_analyze.analysis.stats import KEPT_BYTES, kept
+
+    name = "B" * (1 << 20)
+    log = tmp_path / "big.jsonl"
+    log.write_text((SAMPLES / "wish-ignored.jsonl").read_text(encoding="utf-8").replace(
+        '"Ben"', json.dumps(name)), encoding="utf-8")
+    assert ingest([log], tmp_path / "ds").written
+    ds = Dataset.load(tmp_path / "ds")
+    assert kept(name) in ds.players and max(map(len, ds.players)) == KEPT_BYTES
+    assert ds.lrounds.select(pl.col("player").str.len_bytes().max()).collect().item() \
+        < KEPT_BYTES + 4  # (read so by every query: not decoded whole again)
+    index = write_site(ds, tmp_path / "site")
+    pages = list(index.parent.rglob("*.html"))
+    assert pages and max(p.stat().st_size for p in pages) < 1 << 20
+    result = runner.invoke(app, ["report", str(tmp_path / "ds"), "-f", "text", "--player",
+                                 name])  # the whole name matches the name cut
+    assert result.exit_code == 0, result.stderr
+    assert "against the rest of the field" in result.stdout
 
 
 def test_site_refuses_a_foreign_directory(hand: Dataset, tmp_path: Path) -> None:

@@ -113,6 +113,41 @@ def test_check_reports_a_dangling_log_link_in_a_folder(tmp_path: Path) -> None:
     assert "W001" in result.stdout  # the readable log is still checked
 
 
+LOOP_WORDS = "cannot read: a loop of symbolic links"
+
+
+@pytest.mark.parametrize("command", [
+    ["check", "{self}"], ["check", "{folder}"], ["ingest", "{folder}", "-o", "{out}"],
+    ["report", "{folder}", "-f", "text"], ["report", "{self}", "-f", "text"],
+    ["games", "{self}"], ["replay", "{cycle}"], ["ingest", "{self}", "-o", "{out}"],
+])
+def test_a_symlink_loop_named_like_a_log_is_one_error_line(
+        tmp_path: Path, command: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ln -s loop.jsonl loop.jsonl`` (or a cycle of two links) was a traceback
+    (RuntimeError: Symlink loop) in the configuration search, in ingest's and report's
+    reading of a folder; it is an unreadable file, as a link whose target is gone."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "good.jsonl").write_bytes((REPO / "sample_logs" / "wish-ignored.jsonl")
+                                        .read_bytes())
+    (folder / "loop.jsonl").symlink_to("loop.jsonl")
+    (folder / "a.jsonl").symlink_to("b.jsonl")
+    (folder / "b.jsonl").symlink_to("a.jsonl")
+    names = {"self": folder / "loop.jsonl", "cycle": folder / "a.jsonl", "folder": folder,
+             "out": tmp_path / "ds"}
+    result = runner.invoke(app, [part.format(**names) for part in command])
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    looped = [line for line in errors if LOOP_WORDS in line]
+    assert looped and "Traceback" not in result.stderr
+    if command[1] == "{folder}" and command[0] != "report":  # each one named, the rest read
+        assert len(looped) == 3 and "1 of 4 files read" in result.stderr
+    else:
+        assert len(errors) == 1
+
+
 def test_l001_says_when_a_log_is_utf16(tmp_path: Path) -> None:
     """A log saved as UTF-16 is one L001 saying so (test_operator6); a UTF-16 file whose
     first line is broken is L001 on every line, and the message says why, where

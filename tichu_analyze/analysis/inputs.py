@@ -14,7 +14,9 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ..common.atomicfile import reason
 from ..data.datasets import MARKER, SCHEMA_VERSION, DatasetError
+from ..readers.logfile import link_loops, real_path
 from .stats import Dataset
 
 
@@ -35,7 +37,7 @@ def cache_key(files: Sequence[Path], variants: frozenset[str] = frozenset()) -> 
     the schema version."""
     h = hashlib.sha256(f"schema {SCHEMA_VERSION}; variants {sorted(variants)}\n".encode())
     for f in sorted(files, key=str):
-        h.update(os.fsencode(f.resolve()) + b"\0")
+        h.update(os.fsencode(real_path(f)) + b"\0")
         with open(f, "rb") as fh:
             h.update(hashlib.file_digest(fh, "sha256").digest())
     return h.hexdigest()[:40]
@@ -50,7 +52,8 @@ def open_input(paths: Sequence[Path], variants: frozenset[str] = frozenset(),
     from ..data.datasets import ingest
     from ..readers.logfile import LOG_SUFFIXES, LogError, find_logs
 
-    if len(paths) == 1 and (is_dataset(paths[0]) or not paths[0].exists()):
+    if len(paths) == 1 and (is_dataset(paths[0]) or not paths[0].exists()
+                            and not link_loops(paths[0])):  # (a loop: find_logs says so)
         if variants and is_dataset(paths[0]):  # a dataset's games are replayed already
             raise DatasetError(
                 f"{paths[0]} is a dataset: --variant applies to logs only (a dataset holds "
@@ -63,12 +66,12 @@ def open_input(paths: Sequence[Path], variants: frozenset[str] = frozenset(),
             raise DatasetError(f"{p}: not a dataset directory nor a log file (.jsonl, "
                                ".jsonl.gz, .jsonl.zst, .tch)")
     try:
-        files = [f.resolve() for f in find_logs(paths)]
+        files = [real_path(f) for f in find_logs(paths)]
     except LogError as e:
         raise DatasetError(str(e)) from None
     if not files:
         # a table's folder of a dataset (data/rounds, data/rounds/player=Ana): name it
-        inside = next((d for p in paths for d in p.resolve().parents[:2] if is_dataset(d)),
+        inside = next((d for p in paths for d in real_path(p).parents[:2] if is_dataset(d)),
                       None)
         hint = "" if inside is None else f"; it is inside the dataset {inside}: give that"
         raise DatasetError(", ".join(map(str, paths)) + ": not a dataset and no log files "
@@ -76,7 +79,7 @@ def open_input(paths: Sequence[Path], variants: frozenset[str] = frozenset(),
     try:
         out = cache_root() / cache_key(files, variants)
     except OSError as e:
-        raise DatasetError(f"cannot read the logs: {e}") from None
+        raise DatasetError(f"{e.filename}: cannot read: {reason(e)}") from None
     if is_dataset(out):
         note(f"using the dataset cached in {out}")
         return Dataset.load(out)

@@ -25,6 +25,8 @@ from typing import TypeVar
 
 import polars as pl
 
+from ..common.safetext import clean
+from ..common.safetext import name as shown
 from ..data.datasets import DatasetError, scan
 
 TABLES = ("plays", "rounds", "games", "violations")
@@ -115,6 +117,55 @@ def collect(lf: pl.LazyFrame) -> pl.DataFrame:
     return lf.collect(engine="streaming")
 
 
+KEPT_BYTES = 4096
+"""A player name (or a violation's message, which quotes names) longer than this, in
+UTF-8 bytes, is read for the reports cut to ``KEPT_BYTES - 1`` characters and ``…``
+(:func:`kept`): a 1 MB name costs then what a short one does, in every aggregation and
+on every page (the dataset keeps it whole). Names alike in all their first characters
+are one player in the reports."""
+
+_NAME_COLUMNS = ("player", "partner", "played_by", "message")
+
+
+def kept(text: str | None) -> str | None:
+    """``text`` as the reports read names and messages (:data:`KEPT_BYTES`): for a name
+    given on the command line, so that it matches."""
+    if text is None or len(text) <= KEPT_BYTES // 4 or len(text.encode()) <= KEPT_BYTES:
+        return text
+    return text[:KEPT_BYTES - 1] + "\u2026"
+
+
+def _kept(e: pl.Expr) -> pl.Expr:
+    """:func:`kept` as a polars expression."""
+    return pl.when(e.str.len_bytes() > KEPT_BYTES).then(
+        e.str.slice(0, KEPT_BYTES - 1) + pl.lit("\u2026")).otherwise(e)
+
+
+def _long_names(rounds: pl.LazyFrame) -> bool:
+    """Whether a player's name in the rounds table is longer than :data:`KEPT_BYTES`."""
+    longest = rounds.select(pl.col("player").str.len_bytes().max()).collect().item()
+    return longest is not None and longest > KEPT_BYTES
+
+
+def _spooled(tables: dict[str, pl.LazyFrame]) -> dict[str, pl.LazyFrame]:
+    """``tables`` (with names cut: :func:`_columns`) written once to Parquet files in a
+    temporary folder (removed at exit) and scanned from there: every later query of a
+    dataset with names of megabytes then reads the names cut, instead of decoding the
+    whole names again (in streaming: memory stays bounded)."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="tichu-analyze-names-"))
+    atexit.register(shutil.rmtree, folder, True)
+    out = {}
+    for table, lf in tables.items():
+        path = folder / f"{table}.parquet"
+        lf.sink_parquet(path)
+        out[table] = pl.scan_parquet(path)
+    return out
+
+
 def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) -> pl.LazyFrame:
     try:
         have = set(lf.collect_schema().names())
@@ -129,7 +180,10 @@ def _columns(lf: pl.LazyFrame, wanted: Sequence[str], root: Path, table: str) ->
         )
     if added:
         lf = lf.with_columns(e.alias(c) for c, e in added.items())
-    return lf.select(wanted)
+    names = [_kept(pl.col(c)).alias(c) for c in _NAME_COLUMNS if c in wanted]
+    if "partners" in wanted:
+        names.append(pl.col("partners").list.eval(_kept(pl.element())).alias("partners"))
+    return lf.select(wanted).with_columns(names)
 
 
 _PERSON = pl.col("role").is_null() | (pl.col("role") != "dummy")
@@ -209,6 +263,9 @@ class Dataset:
                 else _columns(plays_lf, PLAY_COLUMNS, root, "plays")
             )
             empty = rounds.select(pl.len()).collect().item() == 0
+            if not empty and _long_names(rounds_lf):
+                rounds, games, plays = _spooled({"rounds": rounds, "games": games,
+                                                 "plays": plays}).values()
         except (pl.exceptions.PolarsError, OSError) as e:
             raise DatasetError(f"{root}: cannot read the dataset: {e}") from None
         if empty:
@@ -286,14 +343,14 @@ class Dataset:
         if found:
             raise DatasetError(
                 f"game {game!r} is in {len(found)} files; name one as FILE:GAME: "
-                + ", ".join(f"{f}:{g}" for f, g in found[:10])
+                + ", ".join(f"{clean(f)}:{shown(g)}" for f, g in found[:10])
             )
         ids = Counter(g for _, g in keys)  # an id in several files: as -g takes it
-        names = [g if ids[g] == 1 else f"{f}:{g}" for f, g in keys]
-        shown = ", ".join(names[:20])
+        names = [shown(g) if ids[g] == 1 else f"{clean(f)}:{shown(g)}" for f, g in keys]
+        listed = ", ".join(names[:20])
         more = f" and {len(names) - 20} more" if len(names) > 20 else ""
         who = f" of player {player!r}" if player else ""
-        raise DatasetError(f"no game {game!r}{who} in {self.path}; the games are: {shown}{more}")
+        raise DatasetError(f"no game {game!r}{who} in {self.path}; the games are: {listed}{more}")
 
 
 def parse_when(text: str) -> datetime:
@@ -350,22 +407,22 @@ class Filters:
         none."""
         parts = []
         if self.partner is not None:
-            parts.append(f"with partner {self.partner}")
+            parts.append(f"with partner {shown(self.partner)}")
         if self.opponent is not None:
-            parts.append(f"against {self.opponent}")
+            parts.append(f"against {shown(self.opponent)}")
         if self.since is not None:  # (a time with an offset is shown in UTC)
             parts.append(f"of games from {self.since.astimezone(UTC):%Y-%m-%d %H:%M} UTC")
         if self.until is not None:
             parts.append(f"of games until {self.until.astimezone(UTC):%Y-%m-%d %H:%M} UTC")
         if self.game is not None:
-            parts.append(f"of game {self.game}")
+            parts.append(f"of game {shown(self.game)}")
         return "; ".join(parts)
 
 
 def _some_names(names: list[str], most: int = 30) -> str:
     """The first ``most`` of ``names``, quoted, and how many more there are."""
     more = f" and {len(names) - most} more" if len(names) > most else ""
-    return ", ".join(repr(p) for p in names[:most]) + more
+    return ", ".join(f"'{shown(p)}'" for p in names[:most]) + more
 
 
 def apply_filters(ds: Dataset, f: Filters) -> Dataset:
@@ -721,7 +778,7 @@ def player_table(ds: Dataset, player: str | None = None) -> StatTable:
     rows = _aggregate(focus(ds.lrounds, player), "group", PLAYER_STATS)
     if player is not None:  # the player first, then the field
         rows = {k: rows[k] for k in sorted(rows, key=lambda k: k != player)}
-    title = "Players" if player is None else f"{player} against the rest of the field"
+    title = "Players" if player is None else f"{shown(player)} against the rest of the field"
     return StatTable(title, "player", victory_headers(PLAYER_STATS, ds), rows)
 
 
@@ -750,7 +807,7 @@ def team_table(ds: Dataset, player: str | None = None) -> StatTable:
     if player is not None:
         t = t.filter((pl.col("player") == player) | pl.col("partners").list.contains(player))
     rows = _aggregate(t, "team_label", TEAM_STATS, pairs=True)
-    title = "Partnerships" if player is None else f"Partnerships of {player}"
+    title = "Partnerships" if player is None else f"Partnerships of {shown(player)}"
     return StatTable(title, "partnership", victory_headers(TEAM_STATS, ds), rows)
 
 
@@ -955,7 +1012,7 @@ def call_expected_value(ds: Dataset, call: str, player: str | None = None) -> Gr
         diff = (f"{with_call.value - without.value:+.1f}"
                 if with_call.value is not None and without.value is not None else None)
         rows.append((band, [with_call, without, diff]))
-    who = "the field" if player is None else player
+    who = "the field" if player is None else shown(player)
     found = frame_forms(frame)  # the hands' sizes as the rows' form of the game has them
     hand, also = ("first 8 cards" if grand else "14 cards after the exchange"), ""
     if "tientsin" in found:  # six players: 6 cards, then 9 or 10 (rules.md 9.2)
@@ -1130,7 +1187,8 @@ def partner_support(ds: Dataset, player: str | None = None) -> Grid:
             Stat(int(r["over"]), n, "Tichu calls", StatKind.MEAN),
         ]))
     return Grid(
-        "support", "Partner support" + ("" if player is None else f" of {player}'s Tichu"),
+        "support",
+        "Partner support" + ("" if player is None else f" of {shown(player)}'s Tichu"),
         "Tichu calls in scored rounds" + (", by the partner the caller had" if player else "")
         + ": how many were made, in how many the partner played over a combination of the "
         "caller at least once (taking the trick from the caller unless someone beat it "
@@ -1154,9 +1212,9 @@ def with_and_against(ds: Dataset, player: str) -> tuple[StatTable, StatTable]:
                            pl.col("player").alias("group"))
     by_opp = mine.join(opp, on=["file", "game", "round"]).filter(
         pl.col("team") != pl.col("opp_team"))
-    return (StatTable(f"{player} by partner", "partner", _WITH_DEFS,
+    return (StatTable(f"{shown(player)} by partner", "partner", _WITH_DEFS,
                       _aggregate(by_partner, "group", _WITH_DEFS)),
-            StatTable(f"{player} by opponent", "opponent", _WITH_DEFS,
+            StatTable(f"{shown(player)} by opponent", "opponent", _WITH_DEFS,
                       _aggregate(by_opp, "group", _WITH_DEFS)))
 
 
@@ -1206,7 +1264,7 @@ def variant_table(ds: Dataset, player: str | None = None) -> StatTable:
         _FORM.alias("form"),
         (1.0 / pl.len().over("file", "game", "round")).alias("share"))
     rows = _aggregate(frame, "form", VARIANT_STATS, pairs=True)
-    title = "By form of the game" + ("" if player is None else f" ({player})")
+    title = "By form of the game" + ("" if player is None else f" ({shown(player)})")
     return StatTable(title, "game", victory_headers(VARIANT_STATS, ds), rows)
 
 

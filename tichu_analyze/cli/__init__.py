@@ -25,6 +25,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from .. import __version__
 from ..analysis.plots import PLOT_HELP, PlotKind
 from ..common.atomicfile import (
+    LOOP,
     Guarded,
     OutputClosed,
     OutputError,
@@ -46,7 +47,7 @@ from ..lint.output import (
     as_text,
     as_text_colour,
 )
-from ..readers.logfile import LogError, find_logs
+from ..readers.logfile import LogError, find_logs, link_loops
 from ..run.driver import Backend, DriverError, backend
 from ..run.progress import STDERR
 
@@ -206,8 +207,11 @@ class UsageError(Exception):
 
 
 def fail(message: str) -> typer.Exit:
-    """Print ``message`` as an error and return the exit (status 2) to raise."""
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, markup=True)
+    """Print ``message`` as an error and return the exit (status 2) to raise. The message
+    is made one safe line (:func:`~tichu_analyze.common.safetext.clean`, not cut: the names and
+    ids it quotes are cut where it is made), whatever a log put into it."""
+    err.print(f"[bold red]error:[/] {escape(clean(message, None))}", highlight=False,
+              markup=True)
     return typer.Exit(2)
 
 
@@ -978,6 +982,14 @@ GameOption = Annotated[
 ]
 
 
+def _kept(name: str | None) -> str | None:
+    """A name of ``--player`` (``--partner``, ``--opponent``) as the reports read the
+    names of a dataset: a name of more than 4 KB cut (``stats.kept``)."""
+    from ..analysis.stats import kept
+
+    return kept(name)
+
+
 def _filters(player: str | None, partner: str | None, opponent: str | None,
              since: str | None, until: str | None, game: str | None) -> Filters:
     from ..analysis.stats import Filters, parse_when
@@ -1051,6 +1063,7 @@ def plot(
 
     if output.suffix.lower().lstrip(".") not in FORMATS:
         raise fail(f"{output}: the plot file must end in .png, .svg or .pdf")
+    player, partner, opponent = _kept(player), _kept(partner), _kept(opponent)
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))
@@ -1151,6 +1164,7 @@ def report(
         problem = not_a_folder(output)
         if problem is not None:
             raise fail(problem)
+    player, partner, opponent = _kept(player), _kept(partner), _kept(opponent)
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
         ds = _load(inputs, filters, _variants(variant))
@@ -1238,7 +1252,8 @@ def replay(
                                  "FOLDER' lists the games of a folder)" if log.is_dir()
                                  else "not a regular file" if log.exists()
                                  else "standard input is not read; write the log to a file"
-                                 if str(log) == "-" else "no such file"))
+                                 if str(log) == "-" else f"cannot read: {LOOP}"
+                                 if link_loops(log) else "no such file"))
     _not_a_log_read(output, [log])
     try:
         view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)

@@ -17,6 +17,7 @@ Every command that writes a file (``check -o``, ``report -o``, ``replay -o``,
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import uuid
@@ -29,9 +30,15 @@ class OutputError(Exception):
     """An output that cannot be written; the message names the output."""
 
 
+LOOP = "a loop of symbolic links (each leads to the next, and none to a file)"
+"""Why a path whose links loop (``ln -s a.jsonl a.jsonl``) cannot be read."""
+
+
 def reason(e: BaseException) -> str:
     """Why ``e`` happened, in words: an ``OSError``'s text without its errno and the path
     (``[Errno 30] Read-only file system: '/x/.ds.lock'``: ``Read-only file system``)."""
+    if isinstance(e, OSError) and e.errno == errno.ELOOP:
+        return LOOP
     if isinstance(e, OSError) and e.strerror:
         return e.strerror
     return str(e)

@@ -637,9 +637,7 @@ class Engine:
             return
         if rnd.dragon_due and rnd.phase is not _SKIPPED:
             self._missing_gift(game, rnd)
-        if rnd.early_play and rnd.phase is Phase.EXCHANGE:
-            rnd.phase = Phase.SKIPPED  # its exchange never came (L007 at its first play)
-        if rnd.phase < Phase.OVER:
+        if rnd.phase < Phase.OVER:  # (its exchange never came after an early play too)
             self._incomplete(game, rnd, why)
         self._close_round(game, rnd)
         game.round = None
@@ -1369,11 +1367,7 @@ class Engine:
         if ev.finish_order is not None and len(ev.finish_order) != rnd.seats:
             return self._wrong_size("round_end.finish_order", len(ev.finish_order), rnd.seats)
         rnd.round_end_seen = True
-        if rnd.early_play and rnd.phase is Phase.EXCHANGE:  # its exchange never came (L007)
-            rnd.phase = Phase.SKIPPED
-            self._note_recorded(rnd, ev)
-            return 0
-        if rnd.phase < Phase.OVER:
+        if rnd.phase < Phase.OVER:  # (its exchange never came after an early play too)
             self._incomplete(game, rnd, "round_end is recorded")
             rnd.phase = Phase.SKIPPED
             rnd.ended_early = True

@@ -29,7 +29,9 @@ with new, unique names, and is swapped in the same way.
 Concurrent writers: a writer holds an exclusive lock (``fcntl.flock`` on
 ``.DIR.lock`` beside ``DIR``) from :meth:`DatasetWriter.open` to the commit, so two
 ingests into one dataset run one after the other (the second waits) and both land.
-Under the lock, temporary directories left by killed runs are removed. Each ingest
+A forked child closes its copy of the lock at once, so the lock never outlives the
+writer; a waiting writer takes over a lock whose recorded holder is gone. Under the
+lock, temporary directories left by killed runs are removed. Each ingest
 records the SHA-256 of every log it read in ``DIR/_ingested/<run>.txt``; an
 ``append`` skips logs whose content is already there (unless forced), so running
 the same append twice does not double any row.
@@ -74,7 +76,7 @@ from ..common.atomicfile import reason
 from ..core.diagnostics import Diagnostic
 from ..core.state import GameState, RoundState, Step, Trick, partners
 from ..core.visitor import Visitor
-from ..readers.logfile import FileStats, LogError, replay_file
+from ..readers.logfile import FileStats, LogError, real_path, replay_file
 from .rows import (
     SEAT,
     WINS_TRICK,
@@ -1035,7 +1037,10 @@ class DatasetWriter:
     def _lock(self, dest: Path) -> None:
         """Hold the dataset's lock, waiting for another writer to finish. The lock file
         is removed when released; a writer that locked a file removed meanwhile tries
-        again on the new one."""
+        again on the new one. The holder writes its process id and host into the file:
+        a waiting writer that finds the holder gone, while the lock is still held (by
+        processes the holder started, which inherited it: worker processes of an earlier
+        version), removes that file and locks a new one (:func:`_stale`)."""
         try:
             import fcntl
         except ImportError:  # not a POSIX system: no lock
@@ -1045,26 +1050,40 @@ class DatasetWriter:
         while True:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
             try:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    if self.on_wait is not None and not told:
-                        self.on_wait()
-                        told = True
-                    fcntl.flock(fd, fcntl.LOCK_EX)
-                same = os.path.exists(path) and os.stat(path).st_ino == os.fstat(fd).st_ino
+                locked = False
+                while True:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        _HELD_LOCKS.add(fd)
+                        locked = True
+                        break
+                    except BlockingIOError:
+                        if self.on_wait is not None and not told:
+                            self.on_wait()
+                            told = True
+                    if not _file_of(fd, path) or _stale(fd, path):
+                        break  # (released and removed, or replaced: try the new file)
+                    time.sleep(LOCK_POLL)
+                with _lock_guard(path.parent):  # (see _stale)
+                    same = locked and _file_of(fd, path)
+                    if same:
+                        os.ftruncate(fd, 0)
+                        os.pwrite(fd, _holder().encode(), 0)
             except BaseException:
+                _HELD_LOCKS.discard(fd)
                 os.close(fd)
                 raise
             if same:
                 self._lock_fd, self._lock_path = fd, path
                 return
+            _HELD_LOCKS.discard(fd)
             os.close(fd)
 
     def _unlock(self) -> None:
         if self._lock_fd is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self._lock_path)
+            _HELD_LOCKS.discard(self._lock_fd)
             os.close(self._lock_fd)  # closing releases the lock
             self._lock_fd = None
 
@@ -1080,7 +1099,7 @@ class DatasetWriter:
         seen: set[Path] = set()
         for path in files:
             digest = _file_digest(path)
-            where = path.resolve()
+            where = real_path(path)
             if not force and (where in seen or digest is not None and digest in self._known):
                 skipped.append(path)
                 continue
@@ -1184,12 +1203,16 @@ class DatasetWriter:
             self.files += compact_partitions(self._tmp, self._run, sizes=self._sizes)
             for table in TABLES:
                 tdir = self._tmp / table
-                if not any(tdir.rglob("*.parquet")):
-                    # readers fail on a table without files: give it an empty one
-                    folder = tdir / f"player={DEFAULT_PARTITION}"
-                    folder.mkdir(parents=True, exist_ok=True)
+                files = list(tdir.rglob("*.parquet"))
+                empty = [f for f in files if f.parent == tdir]  # (empty files alone are there)
+                if len(files) > len(empty):  # rows came (an append): no empty file needed
+                    for f in empty:
+                        f.unlink()
+                elif not files:
+                    # readers fail on a table without files: give it an empty one, beside
+                    # the partitions (pyarrow infers no partition type from a null alone)
                     pq.write_table(SCHEMAS[table].empty_table(),
-                                   folder / f"part-{self._run}-empty.parquet",
+                                   tdir / f"part-{self._run}-empty.parquet",
                                    compression="zstd")
                     self.files += 1
             self._write_ingested()
@@ -1307,6 +1330,117 @@ def ingest_variants(dest: Path) -> dict[str, frozenset[str]]:
             if name is not None:
                 found[name] = variants
     return found
+
+
+LOCK_POLL = 0.25
+"""Seconds between two tries of a waiting writer to take the dataset's lock."""
+
+_HELD_LOCKS: set[int] = set()
+"""The descriptors of the dataset locks this process holds (and of a guard held for a
+moment): a forked child closes its copies at once (:func:`_drop_inherited_locks`), so
+that no worker process holds a lock after the writer that took it is gone."""
+
+
+def _drop_inherited_locks() -> None:
+    """In a forked child: close the copies of this process's lock descriptors (closing a
+    copy leaves the parent's lock held; only the parent's own close releases it)."""
+    for fd in list(_HELD_LOCKS):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD_LOCKS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_inherited_locks)
+
+
+def _file_of(fd: int, path: Path) -> bool:
+    """Whether ``path`` is the file open as ``fd`` (not removed, nor replaced)."""
+    try:
+        return os.stat(path).st_ino == os.fstat(fd).st_ino
+    except FileNotFoundError:
+        return False
+
+
+def _holder() -> str:
+    """What a writer records in the lock file it holds: its process id and host."""
+    import socket
+
+    return f"{os.getpid()} {socket.gethostname()}\n"
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` of this host has ended (or is a zombie: its descriptors are
+    closed, so its lock is held, if at all, by processes it started)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # exists, but is not ours
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[-1].split()[0] == b"Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _stale(fd: int, path: Path) -> bool:
+    """Whether the lock file ``path`` (open as ``fd``, whose lock another holds) names a
+    holder on this host that is gone; if so it is removed, so the caller locks a new one.
+
+    A lock that outlives its holder is held by processes the holder forked (they share its
+    open file): worker processes left running by a killed ingest of an earlier version.
+    The check and the removal happen under a guard (a lock on the folder) that a writer
+    also takes while it records itself in a lock it took, so a lock just taken from
+    workers that ended is never removed under its new holder."""
+    try:
+        pid_text, host = os.pread(fd, 256, 0).decode("ascii").split()
+        pid = int(pid_text)
+    except (OSError, ValueError):
+        return False  # no holder recorded (an earlier version, or one just taking it)
+    import socket
+
+    if host != socket.gethostname() or not _gone(pid):
+        return False
+    with _lock_guard(path.parent) as guarded:
+        if not guarded:
+            return False
+        try:
+            again = os.pread(fd, 256, 0).decode("ascii").split()
+            if (again != [pid_text, host]
+                    or os.stat(path).st_ino != os.fstat(fd).st_ino):
+                return False  # taken by another meanwhile, or already removed
+            os.unlink(path)
+        except (OSError, UnicodeDecodeError):
+            return False
+    return True
+
+
+@contextlib.contextmanager
+def _lock_guard(folder: Path) -> Iterator[bool]:
+    """A lock on ``folder`` for a moment (whether it could be had: a folder that cannot
+    be locked, on some network file systems, gives none)."""
+    import fcntl
+
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        yield False
+        return
+    _HELD_LOCKS.add(fd)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            yield False
+            return
+        yield True
+    finally:
+        _HELD_LOCKS.discard(fd)
+        os.close(fd)
 
 
 def _remove_leftovers(dest: Path) -> None:

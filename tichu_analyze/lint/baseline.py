@@ -22,7 +22,7 @@ from zstandard import ZstdError
 
 from ..common.atomicfile import OutputError, write_atomic
 from ..core.diagnostics import Diagnostic
-from ..readers.logfile import _decompressed
+from ..readers.logfile import _decompressed, real_path
 
 FORMAT_KEY = "tichu-analyze-baseline"
 VERSION = 1
@@ -59,7 +59,7 @@ def source_lines(path: Path, wanted: Iterable[int]) -> dict[int, bytes]:
 
 def _relative(file: str, base: Path) -> str:
     try:
-        return Path(os.path.relpath(Path(file).resolve(), base)).as_posix()
+        return Path(os.path.relpath(real_path(file), base)).as_posix()
     except ValueError:  # another drive (Windows)
         return Path(file).as_posix()
 
@@ -75,7 +75,7 @@ class Baseline:
 
     def __init__(self, path: Path, keys: Counter[Key]) -> None:
         self.path = path
-        self.base = path.resolve().parent
+        self.base = real_path(path).parent
         self.left = keys
         self.total = sum(keys.values())
         self.matched = 0
@@ -112,7 +112,7 @@ class Baseline:
 
 def write_baseline(path: Path, findings: Iterable[tuple[Diagnostic, bytes | None]]) -> int:
     """Write the baseline of ``findings`` to ``path`` atomically; returns how many."""
-    base = path.resolve().parent
+    base = real_path(path).parent
     keys: Counter[Key] = Counter(fingerprint(d, content, base) for d, content in findings)
     items = [
         {"file": k[0], "game": k[1], "round": k[2], "trick": k[3], "code": k[4], "seat": k[5],

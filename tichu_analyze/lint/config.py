@@ -16,8 +16,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..common.atomicfile import reason
 from ..core.diagnostics import RULES
 from ..core.variants import VARIANTS
+from ..readers.logfile import real_path
 
 CONFIG_NAMES = ("tichu-analyze.toml", "pyproject.toml")
 """Looked for in each directory, in this order (a ``pyproject.toml`` counts only
@@ -68,7 +70,7 @@ class Settings:
         candidates = {Path(path).as_posix(), Path(path).name}
         if self.file is not None:
             try:
-                rel = os.path.relpath(Path(path).resolve(), self.file.parent.resolve())
+                rel = os.path.relpath(real_path(path), real_path(self.file.parent))
                 candidates.add(Path(rel).as_posix())
             except ValueError:  # another drive (Windows)
                 pass
@@ -102,7 +104,7 @@ def _toml(value: object) -> str:
 
 def find_config(start: Path) -> Path | None:
     """The configuration file for ``start``: the first found walking up from it."""
-    here = start.resolve()
+    here = real_path(start)  # (a link that loops: the folder it is in)
     if not here.is_dir():
         here = here.parent
     for folder in (here, *here.parents):
@@ -135,7 +137,7 @@ def _read(path: Path) -> dict[str, object]:
         with open(path, "rb") as f:
             return tomllib.load(f)
     except OSError as e:
-        raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
+        raise ConfigError(f"{path}: cannot read: {reason(e)}") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
 

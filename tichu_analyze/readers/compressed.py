@@ -12,16 +12,41 @@ import gzip
 import io
 from typing import IO
 
+EXPANSION = 4096
+"""A compressed log gives at most this many bytes per compressed byte read (beyond the
+first :data:`EXPANSION_FREE` bytes); the rest of a file that expands more is not read:
+the work per compressed byte is bounded, as memory per line is. gzip cannot expand more
+than 1,032 times; zstd can, 32,768 times (1 MB of a compressed run of blank lines holds
+32 GB of them); a log of games expands some 10 to 50 times."""
+
+EXPANSION_FREE = 64 << 20
+
 
 class _Cuttable(io.RawIOBase):
     """Decompressed bytes that end where the file ends; ``cut``: the file ended before its
-    end-of-stream marker; ``last``: the last byte given (None: none)."""
+    end-of-stream marker; ``last``: the last byte given (None: none); ``expanded``: the
+    reading stopped where the bytes given passed :data:`EXPANSION` times the compressed
+    bytes read."""
 
     cut = False
+    expanded = False
     last: int | None = None
+    _given = 0
 
     def readable(self) -> bool:
         return True
+
+    def _too_much(self, raw: IO[bytes], n: int) -> bool:
+        """Count ``n`` bytes given; whether they pass the bound (then ``expanded``)."""
+        self._given += n
+        if self._given > EXPANSION_FREE:
+            try:
+                read = raw.tell()
+            except (OSError, ValueError):
+                return False
+            if self._given > EXPANSION * read + EXPANSION_FREE:
+                self.expanded = True
+        return self.expanded
 
 
 class _UntilCut(_Cuttable):
@@ -30,13 +55,18 @@ class _UntilCut(_Cuttable):
     read, and the cut line is an unreadable line, not the end of the whole file."""
 
     def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
         self._gzip = gzip.GzipFile(fileobj=raw, mode="rb")
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self.expanded:
+            return 0
         try:  # one step at a time: a longer read would lose what it got before the cut
             data = self._gzip.read1(len(buffer))
         except EOFError:  # cut before the end-of-stream marker
             self.cut = True
+            return 0
+        if self._too_much(self._raw, len(data)):
             return 0
         buffer[: len(data)] = data
         if data:
@@ -66,9 +96,11 @@ class _ZstdUntilCut(_Cuttable):
         self._ended = False
 
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
-        if self._ended:
+        if self._ended or self.expanded:
             return 0
         n: int = self._reader.readinto(buffer)
+        if n and self._too_much(self._raw, n):
+            return 0
         if n:
             self.last = buffer[n - 1]
             return n
@@ -129,6 +161,13 @@ def _zstd_cut(raw: IO[bytes]) -> bool:
 def zstd_reader(raw: IO[bytes]) -> IO[bytes]:
     """``raw`` (zstd-compressed) as decompressed bytes, to where the file was cut."""
     return io.BufferedReader(_ZstdUntilCut(raw), 1 << 16)
+
+
+def expanded(f: IO[bytes]) -> bool:
+    """Whether the reading of ``f`` (a reader of this module) stopped at the bound of
+    :data:`EXPANSION` bytes per compressed byte."""
+    raw = getattr(f, "raw", None)
+    return isinstance(raw, _Cuttable) and raw.expanded
 
 
 def cut_at_line_end(f: IO[bytes]) -> bool:

@@ -303,7 +303,8 @@ class ProcessBackend:
         from concurrent.futures import Future, ProcessPoolExecutor
 
         self.workers = jobs
-        self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_ctrl_c)
+        self._pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                                         initargs=(os.getpid(),))
         self._futures: list[Future[Any]] = []
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> _Future:
@@ -331,6 +332,43 @@ def _ignore_ctrl_c() -> None:
     on SIGTERM (a forked worker inherits the handlers of its parent)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+PARENT_POLL = 0.5
+"""Seconds between two looks of a worker process at whether its parent is still there."""
+
+
+def _start_worker(parent: int) -> None:
+    """In a worker process of :class:`ProcessBackend`: :func:`_ignore_ctrl_c`, and a
+    thread that ends the worker when ``parent`` (the process that started the pool) is
+    gone, killed with SIGKILL included: an orphaned worker would otherwise wait for tasks
+    for ever (the pool's pipes stay open in the workers themselves)."""
+    import threading
+
+    _ignore_ctrl_c()
+    threading.Thread(target=_watch_parent, args=(parent, os.getppid()), daemon=True,
+                     name="tichu-analyze-parent-watch").start()
+
+
+def _watch_parent(parent: int, ppid: int) -> None:
+    """End this process once ``parent`` has ended, or this process's parent (``ppid`` at
+    its start: ``parent``, or a fork server) has changed: the orphan was adopted."""
+    import time
+
+    while True:
+        time.sleep(PARENT_POLL)
+        if os.getppid() != ppid or not _alive(parent):
+            os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, but is not ours
+        return True
+    return True
 
 
 class DaskBackend:
@@ -445,6 +483,20 @@ def _remote_client(distributed: Any, scheduler: str, timeout: float) -> Any:
     return distributed.Client(scheduler, timeout=timeout, set_as_default=False)
 
 
+def _bad_port(address: str) -> str | None:
+    """The port of a scheduler address that no port can be (``99999``, ``x``), quoted, or
+    None (the client would take it for a host it cannot reach, and wait its timeout)."""
+    from urllib.parse import urlsplit
+
+    try:
+        port = urlsplit(address).port
+    except ValueError as e:
+        if "port" in str(e).lower():
+            return repr(address.rsplit(":", 1)[-1])
+        return None
+    return None if port is None or port <= 65535 else repr(str(port))
+
+
 def _refused(address: str) -> None:
     """OSError at once when nothing listens at a ``tcp://HOST:PORT`` address (the Dask
     client would try again and again until its timeout); a host that does not answer
@@ -539,6 +591,10 @@ def backend(jobs: int, scheduler: str | None,
         if scheduler != "local" and "://" not in scheduler:
             raise DriverError(f"--scheduler {scheduler}: expected 'local' or a scheduler "
                               "address such as tcp://HOST:8786")
+        port = _bad_port(scheduler)
+        if port is not None:
+            raise DriverError(f"--scheduler {scheduler}: {port} is not a port number (a port "
+                              "is 1 to 65535, as in tcp://HOST:8786)")
         on = DaskBackend(scheduler, max(1, jobs))
         if notice is not None:
             where = f", dashboard at {on.dashboard}" if on.dashboard else ""

@@ -567,7 +567,7 @@ def _fit(title: str, row_header: str, names: list[Text], columns: list[_TextColu
             spare -= extra
     tables = []
     for k, chunk in enumerate(chunks):
-        t = Table(title=Text(title + (" (continued)" if k else ""), style="bold"),
+        t = Table(title=Text(clean(title) + (" (continued)" if k else ""), style="bold"),
                   title_justify="left", header_style="bold")
         t.add_column(Text(row_header), overflow="fold", width=name_w)
         for i in chunk:
@@ -605,7 +605,7 @@ def _rich_grid(grid: Grid, focus: str | None, width: int) -> list[Table | Text]:
         columns.append((Text.assemble(c.label, "\n", (c.sub, "dim")),
                         [_rich_stat(x) if isinstance(x, Stat) else Text("-" if x is None else x)
                          for x in cells]))
-    return [Text(grid.note, style="dim"),
+    return [Text(clean(grid.note), style="dim"),
             *_fit(grid.title, grid.row_header, names, columns, width)]
 
 
