@@ -82,7 +82,8 @@ test-compiled: compiled
 	  test_compiled_build.py test_rules_fixtures.py test_variant_fixtures.py test_judged_fixtures.py \
 	  test_tch_fixtures.py test_combo_oracle.py test_properties.py test_cli.py test_sample_logs.py \
 	  test_driver.py test_dask.py test_bsw.py test_datasets.py test_variant_datasets.py \
-	  test_layout.py test_oracle_engine.py test_engine_decisions.py
+	  test_layout.py test_oracle_engine.py test_engine_decisions.py test_legality.py \
+	  test_bsw_rules.py test_substitutes.py
 
 ## bench: check's speed, pure Python and compiled
 bench: install-dev compiled

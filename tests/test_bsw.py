@@ -459,6 +459,39 @@ def test_a_player_replaced_between_rounds() -> None:
         None, ["Ann", "Ben", "Cleo", "Devon"]]
 
 
+def _card_lists_named(text: str, names: list[str]) -> str:
+    """``text`` with the names of its card lists (``Gr.Tichukarten``, ``Startkarten``)
+    replaced by ``names``, by seat; the exchange and play lines keep theirs."""
+    lines = text.split("\n")
+    section = ""
+    for i, line in enumerate(lines):
+        if "Tichukarten" in line or "Startkarten" in line:
+            section = "cards"
+        elif line.startswith("Schupfen") or "Rundenverlauf" in line:
+            section = ""
+        elif section and line[:1] == "(":
+            seat = int(line[1])
+            lines[i] = f"({seat}){names[seat]} " + line.split(" ", 1)[1]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("names", [
+    ["Ben", "Cleo", "Dev", "Ann"],  # the names in another order, the seat numbers holding
+    ["Ann", "Ben", "Cleo", "Walt"],  # the player who left, still shown in the card lists
+    ["Ann", "", "Cleo", "Dev"],  # the newcomer left blank
+])
+def test_the_players_of_a_round_are_those_who_exchanged_in_it(names: list[str]) -> None:
+    # the round is read whatever names its card lists give: each seat is the person of its
+    # own exchange line, the recipients are named so, the cards are the card lists'
+    text = _card_lists_named(tch(), names)
+    evs = events(text)
+    assert evs[0][1]["players"] == ["Ann", "Ben", "Cleo", "Dev"]
+    assert [ev for _, ev in evs if ev["type"] != "game_start"] == [
+        ev for _, ev in events(tch()) if ev["type"] != "game_start"]
+    found, _ = replay(text)
+    assert only_incomplete(found)
+
+
 def test_missing_dragon_gift_is_synthesized_at_the_next_event() -> None:
     text = tch(without(27))
     evs = events(text)
