@@ -1,0 +1,10 @@
+"""The review room: where a player lost points, proven or measured, never guessed.
+
+It replays games through :mod:`tichu_analyze.core` (the engine's state and queries are
+the only rules it knows) and looks at every decision of a seat: whether it gave up a
+sure out (exact, from what the seat could know), and, near the end of a round, what its
+play cost against the best line with all hands open (exact, hindsight, labelled so).
+Findings are advisory records (:class:`~tichu_analyze.review.findings.Finding`) with
+codes of their own (``R...``). It may import ``core`` and ``common``; the CLI joins it
+with the calls model of :mod:`tichu_analyze.analysis.calls`.
+"""
