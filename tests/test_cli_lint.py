@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tichu_analyze.cli import Colour, _use_colour, app
+from tichu_analyze.cli import app
+from tichu_analyze.cli.app import Colour, _use_colour
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_logs"
