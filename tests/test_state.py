@@ -332,3 +332,28 @@ def test_a_visitor_may_skip_the_steps_of_a_game(tmp_path: Path) -> None:
     assert [f"diagnostic {d.code} {d.line}" for d in checked] == [
         c[1] for c in some.calls if c[1].startswith("diagnostic")]
     assert any(d.game == ids[1] for d in checked)
+
+
+def _fingerprint(rnd: RoundState) -> tuple[str, ...]:
+    return tuple(repr(getattr(rnd, name)) for name in RoundState.__slots__)
+
+
+def test_a_copy_of_the_round_is_not_reached_by_later_events() -> None:
+    events = [msgspec.convert(e, Event) for e in simulate(1, 7)]
+    replay = Engine("sim")
+    kept: list[tuple[RoundState, tuple[str, ...], list[int]]] = []
+    for line, ev in enumerate(events, 1):
+        game = replay.games.get(ev.game)
+        rnd = game.round if game is not None else None
+        if rnd is not None and isinstance(ev, Play | Pass) and rnd.phase == Phase.PLAY:
+            copy = rnd.copy()
+            assert _fingerprint(copy) == _fingerprint(rnd)
+            legal = [c.cards for c in rnd.legal_plays(rnd.turn)] if rnd.turn >= 0 else []
+            kept.append((copy, _fingerprint(rnd), legal))
+        replay.feed(line, ev)
+    replay.finish(len(events))
+    assert len(kept) > 100
+    for copy, fingerprint, legal in kept:
+        assert _fingerprint(copy) == fingerprint  # nothing the engine did later reached it
+        if copy.turn >= 0:
+            assert [c.cards for c in copy.legal_plays(copy.turn)] == legal

@@ -513,6 +513,55 @@ class RoundState:
         self.dog_leads = 0  # after the Dog: the seats (bits) that may lead (rules 5.2, 9.2)
         self.ended_early = False  # an early round_end closed it (L008): incomplete
 
+    def copy(self) -> RoundState:
+        """A copy that the engine's later changes do not reach (a reviewer's "before"):
+        the lists are copied, the immutable values (combinations, scores, rules) shared."""
+        new = RoundState(self.number, self.players, self.line, self.rules, self.dummy)
+        new.occupants = list(self.occupants)
+        new.substitutes = list(self.substitutes)
+        new.phase = self.phase
+        new.hands = list(self.hands)
+        new.dealt8 = list(self.dealt8)
+        new.dealt = list(self.dealt)
+        new.calls = list(self.calls)
+        new.call_lines = list(self.call_lines)
+        new.played = list(self.played)
+        new.exchanges = [None if e is None else dict(e) for e in self.exchanges]
+        new.out = list(self.out)
+        new.piles = list(self.piles)
+        new.tricks_won = list(self.tricks_won)
+        new.bombs = list(self.bombs)
+        new.dragon_gifts = list(self.dragon_gifts)
+        new.trick = self.trick
+        new.top = self.top
+        new.top_seat = self.top_seat
+        new.trick_cards = self.trick_cards
+        new.turn = self.turn
+        new.passed = self.passed
+        new.trick_over = self.trick_over
+        new.taken = self.taken
+        new.after_dog = self.after_dog
+        new.wish = self.wish
+        new.wished = self.wished
+        new.wisher = self.wisher
+        new.wish_fulfilled_by = self.wish_fulfilled_by
+        new.dragon_due = self.dragon_due
+        new.drift = self.drift
+        new.round_end_seen = self.round_end_seen
+        new.result = self.result
+        new.score = None if self.score is None else list(self.score)
+        new.recorded_score = None if self.recorded_score is None else list(self.recorded_score)
+        new.recorded_finish = (None if self.recorded_finish is None
+                               else list(self.recorded_finish))
+        new.leader = self.leader
+        new.holding = self.holding
+        new.penalty = list(self.penalty)
+        new.unreadable_exchange = self.unreadable_exchange
+        new.early_play = self.early_play
+        new.dog_leads = self.dog_leads
+        new.ended_early = self.ended_early
+        return new
+
     # ------------------------------------------------------------ the turn
 
     def next_holding(self, seat: int) -> int:
