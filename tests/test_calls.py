@@ -13,6 +13,7 @@ from shared_data import SAMPLES
 from typer.testing import CliRunner
 
 from tichu_analyze.analysis.calls import (
+    MIN_LOSS,
     MIN_ROUNDS,
     CallTable,
     Cell,
@@ -53,6 +54,11 @@ def test_a_decision_is_flagged_only_beyond_two_standard_errors() -> None:
     # the same rate in a small cell is too uncertain to flag
     small = CallTable({key: Cell(MIN_ROUNDS, 7)}, {})
     assert not judge(small, "tichu", 3.0, False, "level", called=True).flagged  # type: ignore[union-attr]
+    # a loss beyond doubt but of a few points is not worth flagging
+    near = CallTable({key: Cell(40000, 19000)}, {})  # 47.5%: calling costs about 5
+    small_loss = judge(near, "tichu", 3.0, False, "level", called=True)
+    assert small_loss is not None and 0 < small_loss.lost < MIN_LOSS
+    assert small_loss.lost > 2 * small_loss.error and not small_loss.flagged
     # too few rounds: no judgement at all
     assert judge(CallTable({key: Cell(MIN_ROUNDS - 1, 0)}, {}), "tichu", 3.0, False, "level",
                  called=True) is None

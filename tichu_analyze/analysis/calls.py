@@ -15,7 +15,8 @@ the play being the same, calling is worth ``200 p - 100`` points to the team ove
 calling. A Grand Tichu is worth ``400 p - 200``; not calling it keeps the Tichu for later,
 worth at best ``200 p - 100`` when that is positive, which is subtracted. A decision is
 **flagged only when the choice made is worse by more than two standard errors** of that
-value, with at least :data:`MIN_ROUNDS` seat-rounds in the cell.
+value, and by at least :data:`MIN_LOSS` points, with at least :data:`MIN_ROUNDS`
+seat-rounds in the cell.
 
 What the table says is how often players with such hands went out first, callers and
 others together; a caller plays for it, and the cell does not see everything the player
@@ -42,7 +43,8 @@ from ..core.state import RoundState
 from ..data.rows import hand_values
 
 __all__ = [
-    "BAND_HIGH", "BAND_LOW", "MIN_ROUNDS", "SCORE_GAP", "CallTable", "Cell", "Judgement",
+    "BAND_HIGH", "BAND_LOW", "MIN_LOSS", "MIN_ROUNDS", "SCORE_GAP", "CallTable", "Cell",
+    "Judgement",
     "Decision", "band", "decisions", "fit", "judge", "reference", "score_state", "value",
 ]
 
@@ -54,6 +56,9 @@ MIN_ROUNDS = 20
 """Seat-rounds each side of a cell needs before the cell judges a decision."""
 Z = 2.0
 """How many standard errors a loss must exceed to be flagged."""
+MIN_LOSS = 20
+"""Points a choice must lose on average to be flagged at all: in the large cells of real
+games a loss of a few points is beyond doubt, yet not worth a player's attention."""
 
 
 def band(strength: float) -> int:
@@ -149,7 +154,8 @@ def judge(table: CallTable, decision: str, strength: float, partner_called: bool
     slope = 400 if decision == "grand_tichu" and p < 0.5 else 200
     error = slope * cell.error
     lost = max(0.0, -gain if called else gain)
-    return Judgement(key, called, cell, gain, error, lost, lost > Z * error)
+    flagged = lost > Z * error and lost >= MIN_LOSS
+    return Judgement(key, called, cell, gain, error, lost, flagged)
 
 
 def fit(dataset: str | Path) -> CallTable:

@@ -24,7 +24,6 @@ from ..common.atomicfile import (
 from ..common.safetext import clean
 
 if TYPE_CHECKING:
-
     from ..analysis.stats import Dataset, Filters
 from .app import (
     LogVariantOption,

@@ -32,7 +32,6 @@ from ..readers.logfile import LogError, find_logs
 from ..run.progress import STDERR
 
 if TYPE_CHECKING:
-
     from ..lint.config import Settings
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -19,10 +19,6 @@ from ..common.atomicfile import (
 from ..common.safetext import clean, plural
 from ..core.diagnostics import Diagnostic
 from ..run.driver import DriverError, backend
-
-if TYPE_CHECKING:
-
-    pass
 from .app import (
     LogPaths,
     SchedulerOption,

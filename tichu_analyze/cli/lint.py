@@ -7,7 +7,7 @@ import os
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -33,11 +33,8 @@ from ..lint.output import (
     as_text_colour,
 )
 from ..readers.logfile import LogError
+from ..review.findings import ADVISORIES
 from ..run.driver import DriverError
-
-if TYPE_CHECKING:
-
-    pass
 from .app import (
     Colour,
     ColourOption,
@@ -329,9 +326,26 @@ def rules(
         for r in RULES.values():
             table.add_row(r.code, r.name, str(r.severity), r.when, r.replay_then)
         console.print(table)
+        review = Table(title="tichu-analyze review codes (advisory: where points were lost, "
+                       "not rule violations)", header_style="bold")
+        for col in ("code", "name", "when", "judged"):
+            review.add_column(col)
+        for a in ADVISORIES.values():
+            review.add_row(a.code, a.name, a.when,
+                           "all hands open" if a.hindsight else "from what the seat knew")
+        console.print(review)
         return
     found = RULES.get(code.upper()) or next(
         (r for r in RULES.values() if r.name == code.strip().lower()), None)
+    advisory = ADVISORIES.get(code.upper()) or next(
+        (a for a in ADVISORIES.values() if a.name == code.strip().lower()), None)
+    if advisory is not None:
+        console.print(f"[bold]{advisory.code} {advisory.name}[/] (advisory: a finding of "
+                      "'tichu-analyze review', not a rule violation)", highlight=False)
+        console.print(f"When: {advisory.when}.", highlight=False, markup=False)
+        console.print()
+        console.print(advisory.doc.strip(), highlight=False, markup=False)
+        return
     if found is None:
         raise fail(f"unknown code {code!r}; 'tichu-analyze rules' lists them all")
     r = found

@@ -7,7 +7,7 @@ import shlex
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -19,10 +19,6 @@ from ..common.atomicfile import (
 )
 from ..common.safetext import clean
 from ..readers.logfile import LogError, link_loops
-
-if TYPE_CHECKING:
-
-    pass
 from .app import (
     Colour,
     ColourOption,
