@@ -16,10 +16,11 @@ from ..common.safetext import clean, json_text, plural
 from ..core.cards import format_cards
 from ..core.diagnostics import select_codes
 from ..core.state import GameState, RoundState
-from ..readers.logfile import LogError, replay_file
+from ..readers.logfile import LogError
 from ..review.findings import ADVISORIES, Finding
 from ..review.reviewer import Reviewer, RoundReview, sure_at
 from ..review.sureout import HAND_LIMIT
+from ..run.progress import progress_over
 from .app import (
     LogPaths,
     VariantOption,
@@ -177,18 +178,18 @@ def review(
     table = _calls_model(calls_model) if "R003" in kept else None
     found: list[tuple[str, Finding]] = []
     unreadable = 0
+    reviewer = Reviewer(sure_outs="R001" in kept,
+                        per_round=calls_review(table) if table is not None else None)
     try:
-        for path in files:
-            reviewer = Reviewer(sure_outs="R001" in kept,
-                                per_round=calls_review(table) if table is not None else None)
-            try:
-                replay_file(path, reviewer, variants=variants)
-            except LogError as e:
-                err.print(f"error: {clean(str(e), None)}", highlight=False, markup=False)
+        for path, result in progress_over(files, reviewer, show=not quiet,
+                                          variants=variants):
+            if isinstance(result, LogError):
+                err.print(f"error: {clean(str(result), None)}", highlight=False,
+                          markup=False)
                 unreadable += 1
-                continue
             found += [(str(path), f) for f in sorted(reviewer.findings, key=lambda f: f.line)
                       if f.code in kept]
+            reviewer.findings = []
     except KeyboardInterrupt:
         raise _interrupted(None) from None
     out = _stdout()
