@@ -975,81 +975,11 @@ class Engine:
             return self._fatal("P001", _not_held(self._who(seat), mask, mask & ~hand), seat)
         phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
 
-        # Which situation is this play in? (rules 2.2-2.4, 4.3)
         top = rnd.top
-        turn = rnd.turn
-        lead = False
-        on_trick = False  # a bomb played onto a trick: never a wish violation (rules 6.4)
-        bad: tuple[str, str] | None = None  # (code, message) of the play's legality
-        if top is None and seat == turn and not mask & _PHOENIX_BIT:
-            # the lead in turn, without the Phoenix: the most frequent lead
-            combo = CLASSIFIED.get(mask, _UNSEEN)
-            if combo is _UNSEEN:
-                combo = classified(mask)
-            lead = True
-        elif top is None:
-            combo = _classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
-            lead = True
-            if seat != turn and rnd.may_lead(seat):
-                turn = rnd.turn = seat  # the Dog's lead to either of two partners (9.2)
-            elif seat != turn:
-                if combo is not None and combo.kind >= _FOUR:
-                    if rnd.after_dog and rnd.rules.dog_bombs:
-                        on_trick = True  # variant dog-can-be-bombed (9.1): on the Dog
-                    elif rnd.after_dog:
-                        bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be "
-                               "played on the Dog, not even a bomb")
-                    else:
-                        bad = ("B002", f"{self._who(seat)} bombs before the trick's first "
-                               f"play; {self._who(turn)} is to lead")
-                else:
-                    bad = ("P003", f"{self._who(seat)} leads, but {self._to_lead(rnd)} is to "
-                           "lead")
-        elif rnd.trick_over:
-            combo = _classify(mask, phoenix, top, rnd.rules.phoenix_bombs)
-            leader = rnd.next_leader()
-            # rules 2.4, 4.3 and the settled reading: another seat's bomb continues the
-            # trick; the seat due to lead (the winner, or the next seat holding cards when
-            # the winner is out) leads, with a bomb too, even after a Dragon (G002 first),
-            # but under bsw (9.4) the winner's bomb continues its own trick
-            if combo is None or combo.kind < _FOUR or not rnd.bomb_lands(seat, combo):
-                lead = True
-                if mask & _PHOENIX_BIT:
-                    combo = classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
-                if seat != leader:
-                    bad = ("P003", f"{self._who(seat)} leads, but {self._who(leader)} won the "
-                           "trick and is to lead")
-        else:
-            if mask & _PHOENIX_BIT:
-                combo = classify(mask, phoenix, top, rnd.rules.phoenix_bombs)
-            else:
-                combo = CLASSIFIED.get(mask, _UNSEEN)
-                if combo is _UNSEEN:
-                    combo = classified(mask)
-            if seat != turn and (combo is None or combo.kind < _FOUR):
-                bad = ("P003", f"{self._who(seat)} plays, but it is {self._who(turn)}'s turn")
-
-        if combo is None:
-            what = format_cards(mask)
-            msg = (f"{what}, which with the Phoenix as {ev.phoenix} is not a combination"
-                   if ev.phoenix is not None and mask & _PHOENIX_BIT and len(ev.cards) > 1
-                   else f"{what}, which is not a combination")
-            self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
-            if lead:
-                # a lead awaited (the round's first, after the Dog, after everyone passed):
-                # the play is a lead, by the seat due (rules 2.4) or out of turn (P003 in
-                # the same window would be applied as a lead), so the old trick is over,
-                # the Dog's window too, and the turn moves on (rules 8)
-                if rnd.trick_over:
-                    self._end_trick(rnd, rnd.top_seat)
-                rnd.after_dog = False
-            self._discard(rnd, seat, mask, ev.wish)
-            return DISCARD
-        if mask == _DOG_BIT and not lead:
-            assert top is not None
-            self._emit("P007", f"{self._who(seat)} plays the Dog on {_article(top)}; the Dog "
-                       "may only be led", seat)
-            self._discard(rnd, seat, mask, ev.wish)
+        combo, lead, on_trick, bad = self._situation(rnd, seat, mask, phoenix, top)
+        turn = rnd.turn  # (a partner the Dog lets lead has it now)
+        if combo is None or (mask == _DOG_BIT and not lead):
+            self._not_played(rnd, ev, seat, mask, lead, top, combo)
             return DISCARD
         if lead:
             if rnd.trick_over:
@@ -1059,32 +989,10 @@ class Engine:
             rnd.leader = seat
         elif bad is None:
             assert top is not None
-            if combo.kind >= _FOUR:
-                if top.kind >= _FOUR and not beats(combo, top):
-                    bad = ("B001", f"{self._who(seat)}'s {describe(combo)} does not beat the "
-                           f"{describe(top)} on the table")
-            elif combo.kind != top.kind or combo.length != top.length:
-                bad = ("P004", f"{self._who(seat)} plays {_article(combo)} on {_article(top)}; "
-                       "it must be the same kind of combination with the same number of cards")
-            elif not (combo.rank > top.rank and top.cards != _DRAGON_BIT):
-                # rules 4.1; nothing but a bomb beats the Dragon (5.3, 5.4)
-                bad = ("P005", f"{self._who(seat)}'s {describe(combo)} does not beat the "
-                       f"{describe(top)} on the table")
+            bad = self._no_beat(seat, combo, top)
         wish = rnd.wish
-        if bad is None and wish is not None and not mask & RANK_MASK[wish] and not on_trick \
-                and (lead or combo.kind < _FOUR):  # (a bomb onto a trick is never bound: 6.4)
-            could = rnd.wish_binds(seat)  # (rules 6.2; the table as the play found it)
-            if could is not None:
-                self._could = could
-                held = hand & RANK_MASK[wish]
-                if lead:
-                    bad = ("W001", f"{self._who(seat)} leads {_article(combo)} while holding "
-                           f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
-                           "so the lead must contain a card of that rank")
-                else:
-                    assert top is not None
-                    bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
-                           f"holding {format_cards(held)}; {_could(could, top, wish)}")
+        if bad is None and wish is not None:
+            bad = self._wish_unmet(rnd, seat, hand, mask, combo, top, wish, lead, on_trick)
         if bad is not None:
             self._emit(*bad, seat)
         # apply it (inline: the hot path)
@@ -1113,6 +1021,146 @@ class Engine:
         else:
             rnd.turn = rnd.next_table[rnd.holding][seat]
         return outcome
+
+    def _situation(self, rnd: RoundState, seat: int, mask: int, phoenix: int | None,
+                   top: Combo | None,
+                   ) -> tuple[Combo | None, bool, bool, tuple[str, str] | None]:
+        """Which situation a play of ``mask`` by ``seat`` is in (rules 2.2-2.4, 4.3): its
+        combination, whether it leads, whether it is a bomb onto the Dog's trick (never a
+        wish violation, rules 6.4), and the (code, message) of what is wrong with its turn."""
+        turn = rnd.turn
+        lead = False
+        on_trick = False  # a bomb played onto a trick: never a wish violation (rules 6.4)
+        bad: tuple[str, str] | None = None  # (code, message) of the play's legality
+        if top is None and seat == turn and not mask & _PHOENIX_BIT:
+            # the lead in turn, without the Phoenix: the most frequent lead
+            combo = CLASSIFIED.get(mask, _UNSEEN)
+            if combo is _UNSEEN:
+                combo = classified(mask)
+            lead = True
+        elif top is None:
+            combo, on_trick, bad = self._open_lead(rnd, seat, mask, phoenix)
+            lead = True
+        elif rnd.trick_over:
+            combo, lead, bad = self._after_trick(rnd, seat, mask, phoenix, top)
+        else:
+            if mask & _PHOENIX_BIT:
+                combo = classify(mask, phoenix, top, rnd.rules.phoenix_bombs)
+            else:
+                combo = CLASSIFIED.get(mask, _UNSEEN)
+                if combo is _UNSEEN:
+                    combo = classified(mask)
+            if seat != turn and (combo is None or combo.kind < _FOUR):
+                bad = ("P003", f"{self._who(seat)} plays, but it is {self._who(turn)}'s turn")
+
+        return combo, lead, on_trick, bad
+
+    def _open_lead(self, rnd: RoundState, seat: int, mask: int, phoenix: int | None,
+                   ) -> tuple[Combo | None, bool, tuple[str, str] | None]:
+        """A lead awaited, by another seat than the turn's or with the Phoenix (rules
+        2.2, 9.2, 9.1): the combination, whether it is a bomb onto the Dog's trick, and
+        what is wrong with it. Moves the turn to a partner the Dog lets lead."""
+        combo = _classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
+        turn = rnd.turn
+        bad: tuple[str, str] | None = None
+        on_trick = False
+        if seat != turn and rnd.may_lead(seat):
+            rnd.turn = seat  # the Dog's lead to either of two partners (9.2)
+        elif seat != turn:
+            if combo is not None and combo.kind >= _FOUR:
+                if rnd.after_dog and rnd.rules.dog_bombs:
+                    on_trick = True  # variant dog-can-be-bombed (9.1): on the Dog
+                elif rnd.after_dog:
+                    bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be "
+                           "played on the Dog, not even a bomb")
+                else:
+                    bad = ("B002", f"{self._who(seat)} bombs before the trick's first "
+                           f"play; {self._who(turn)} is to lead")
+            else:
+                bad = ("P003", f"{self._who(seat)} leads, but {self._to_lead(rnd)} is to "
+                       "lead")
+        return combo, on_trick, bad
+
+    def _after_trick(self, rnd: RoundState, seat: int, mask: int, phoenix: int | None,
+                     top: Combo) -> tuple[Combo | None, bool, tuple[str, str] | None]:
+        """A play once everyone passed on ``top``: the combination, whether it leads, and
+        what is wrong with it."""
+        combo = _classify(mask, phoenix, top, rnd.rules.phoenix_bombs)
+        leader = rnd.next_leader()
+        # rules 2.4, 4.3 and the settled reading: another seat's bomb continues the
+        # trick; the seat due to lead (the winner, or the next seat holding cards when
+        # the winner is out) leads, with a bomb too, even after a Dragon (G002 first),
+        # but under bsw (9.4) the winner's bomb continues its own trick
+        if combo is not None and combo.kind >= _FOUR and rnd.bomb_lands(seat, combo):
+            return combo, False, None
+        if mask & _PHOENIX_BIT:
+            combo = classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
+        if seat != leader:
+            return combo, True, ("P003", f"{self._who(seat)} leads, but {self._who(leader)} "
+                                 "won the trick and is to lead")
+        return combo, True, None
+
+    def _not_played(self, rnd: RoundState, ev: Play, seat: int, mask: int, lead: bool,
+                    top: Combo | None, combo: Combo | None) -> None:
+        """P002 (no combination) or P007 (the Dog, ``combo``, on a trick): the cards are
+        discarded."""
+        if combo is not None:
+            assert top is not None
+            self._emit("P007", f"{self._who(seat)} plays the Dog on {_article(top)}; the Dog "
+                       "may only be led", seat)
+            self._discard(rnd, seat, mask, ev.wish)
+            return
+        what = format_cards(mask)
+        msg = (f"{what}, which with the Phoenix as {ev.phoenix} is not a combination"
+               if ev.phoenix is not None and mask & _PHOENIX_BIT and len(ev.cards) > 1
+               else f"{what}, which is not a combination")
+        self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
+        if lead:
+            # a lead awaited (the round's first, after the Dog, after everyone passed):
+            # the play is a lead, by the seat due (rules 2.4) or out of turn (P003 in
+            # the same window would be applied as a lead), so the old trick is over,
+            # the Dog's window too, and the turn moves on (rules 8)
+            if rnd.trick_over:
+                self._end_trick(rnd, rnd.top_seat)
+            rnd.after_dog = False
+        self._discard(rnd, seat, mask, ev.wish)
+
+    def _no_beat(self, seat: int, combo: Combo, top: Combo) -> tuple[str, str] | None:
+        """What is wrong with ``combo`` played on ``top`` in turn (rules 4.1, 5.3, 5.4,
+        6.3): B001, P004, P005, or None."""
+        if combo.kind >= _FOUR:
+            if top.kind >= _FOUR and not beats(combo, top):
+                return ("B001", f"{self._who(seat)}'s {describe(combo)} does not beat the "
+                        f"{describe(top)} on the table")
+        elif combo.kind != top.kind or combo.length != top.length:
+            return ("P004", f"{self._who(seat)} plays {_article(combo)} on {_article(top)}; "
+                    "it must be the same kind of combination with the same number of cards")
+        elif not (combo.rank > top.rank and top.cards != _DRAGON_BIT):
+            # rules 4.1; nothing but a bomb beats the Dragon (5.3, 5.4)
+            return ("P005", f"{self._who(seat)}'s {describe(combo)} does not beat the "
+                    f"{describe(top)} on the table")
+        return None
+
+    def _wish_unmet(self, rnd: RoundState, seat: int, hand: int, mask: int, combo: Combo,
+                    top: Combo | None, wish: int, lead: bool, on_trick: bool,
+                    ) -> tuple[str, str] | None:
+        """W001 when a play (otherwise legal) leaves the open ``wish`` unmet though the
+        seat could have met it (rules 6.2; the table as the play found it), else None. A
+        bomb onto a trick is never bound (6.4)."""
+        if mask & RANK_MASK[wish] or on_trick or not (lead or combo.kind < _FOUR):
+            return None
+        could = rnd.wish_binds(seat)
+        if could is None:
+            return None
+        self._could = could
+        held = hand & RANK_MASK[wish]
+        if lead:
+            return ("W001", f"{self._who(seat)} leads {_article(combo)} while holding "
+                    f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
+                    "so the lead must contain a card of that rank")
+        assert top is not None
+        return ("W001", f"{self._who(seat)} plays {_article(combo)} while "
+                f"holding {format_cards(held)}; {_could(could, top, wish)}")
 
     def _after_dog(self, rnd: RoundState, seat: int) -> None:
         """Rules 5.2: the Dog's trick ends at once; the lead passes to the partner."""
