@@ -52,6 +52,7 @@ Decisions where rules.md leaves room (also in docs/rules.md):
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from .cards import (
     BIT,
@@ -127,6 +128,8 @@ SKIPPED = 1  # not applied
 LEAD = 2  # a play that led a new trick
 OUT_OF_TURN = 4  # a play or pass out of turn (still applied)
 DISCARD = 8  # a play that formed no combination (P002) or the Dog not led (P007)
+# a play's outcome, by 2 * lead + out of turn
+_OUTCOMES: Final[tuple[int, int, int, int]] = (0, OUT_OF_TURN, LEAD, LEAD)
 
 
 def _mask_of_tokens(tokens: list[str]) -> int | None:
@@ -973,11 +976,19 @@ class Engine:
         hand = rnd.hands[seat]
         if mask & hand != mask:
             return self._fatal("P001", _not_held(self._who(seat), mask, mask & ~hand), seat)
-        phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
-
         top = rnd.top
-        combo, lead, on_trick, bad = self._situation(rnd, seat, mask, phoenix, top)
-        turn = rnd.turn  # (a partner the Dog lets lead has it now)
+        turn = rnd.turn
+        if seat == turn and not mask & _PHOENIX_BIT and (top is None or not rnd.trick_over):
+            # in turn, without the Phoenix: the most frequent leads and plays
+            combo = CLASSIFIED.get(mask, _UNSEEN)
+            if combo is _UNSEEN:
+                combo = classified(mask)
+            lead = top is None
+            on_trick = False
+            bad: tuple[str, str] | None = None
+        else:
+            combo, lead, on_trick, bad = self._situation(rnd, seat, mask, ev, top)
+            turn = rnd.turn  # (a partner the Dog lets lead has it now)
         if combo is None or (mask == _DOG_BIT and not lead):
             self._not_played(rnd, ev, seat, mask, lead, top, combo)
             return DISCARD
@@ -996,7 +1007,7 @@ class Engine:
         if bad is not None:
             self._emit(*bad, seat)
         # apply it (inline: the hot path)
-        outcome = 2 if lead else 4 if seat != turn else 0  # LEAD, OUT_OF_TURN (literals)
+        outcome = _OUTCOMES[2 * lead + (seat != turn)]
         hands = rnd.hands
         left = hands[seat] = hand ^ mask  # (the hand holds the cards)
         rnd.played[seat] = True
@@ -1006,14 +1017,9 @@ class Engine:
         rnd.passed = 0
         rnd.trick_over = rnd.taken = False
         rnd.after_dog = False
-        if combo.kind >= _FOUR:
-            rnd.bombs[seat] += 1
-        # the wish (rules 6.1, 5.1; ``wish``: rnd.wish, read above)
-        if wish is not None and mask & RANK_MASK[wish]:
-            rnd.wish = None
-            rnd.wish_fulfilled_by = seat
-        if ev.wish is not None:
-            self._wish(rnd, seat, mask, ev.wish)
+        rnd.bombs[seat] += combo.kind >= _FOUR
+        if wish is not None or ev.wish is not None:
+            self._wishes(rnd, seat, mask, wish, ev.wish)
         if not left and self._goes_out(rnd, seat):
             return outcome
         if mask == _DOG_BIT:
@@ -1022,12 +1028,14 @@ class Engine:
             rnd.turn = rnd.next_table[rnd.holding][seat]
         return outcome
 
-    def _situation(self, rnd: RoundState, seat: int, mask: int, phoenix: int | None,
+    def _situation(self, rnd: RoundState, seat: int, mask: int, ev: Play,
                    top: Combo | None,
                    ) -> tuple[Combo | None, bool, bool, tuple[str, str] | None]:
-        """Which situation a play of ``mask`` by ``seat`` is in (rules 2.2-2.4, 4.3): its
-        combination, whether it leads, whether it is a bomb onto the Dog's trick (never a
-        wish violation, rules 6.4), and the (code, message) of what is wrong with its turn."""
+        """Which situation a play ``ev`` of ``mask`` by ``seat`` is in (rules 2.2-2.4, 4.3;
+        :meth:`_play` has the most frequent inline): its combination, whether it leads,
+        whether it is a bomb onto the Dog's trick (never a wish violation, rules 6.4), and
+        the (code, message) of what is wrong with its turn."""
+        phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
         turn = rnd.turn
         lead = False
         on_trick = False  # a bomb played onto a trick: never a wish violation (rules 6.4)
@@ -1175,6 +1183,16 @@ class Engine:
             rnd.turn = rnd.next_table[rnd.holding][after]
         rnd.dog_leads = sum(1 << p for p in leads)
         rnd.after_dog = True
+
+    def _wishes(self, rnd: RoundState, seat: int, mask: int, wish: int | None,
+                made: object) -> None:
+        """The wish after a play (rules 6.1, 5.1): the open ``wish`` (the round's before
+        the play) fulfilled by the play's cards, and the wish ``made`` with it."""
+        if wish is not None and mask & RANK_MASK[wish]:
+            rnd.wish = None
+            rnd.wish_fulfilled_by = seat
+        if made is not None:
+            self._wish(rnd, seat, mask, made)
 
     def _wish(self, rnd: RoundState, seat: int, mask: int, wish: object) -> None:
         """The ``wish`` field of a play (rules 5.1; W002)."""
