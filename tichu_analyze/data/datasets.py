@@ -2,8 +2,8 @@
 
 :func:`ingest` replays log files and writes their tables; :func:`scan` reads one back
 with polars. The replay (:mod:`tichu_analyze.core.engine`) is the only source of facts:
-:class:`DatasetVisitor` follows it, and the row builders (:func:`play_row`,
-:func:`round_rows`, :func:`game_rows`, :func:`violation_row`) are pure functions from
+:class:`DatasetVisitor` follows it, and the row builders
+(:mod:`tichu_analyze.data.rows`, :func:`game_rows`, :func:`violation_row`) are pure functions from
 the engine's state and steps (:mod:`tichu_analyze.core.state`) to rows, and never look at
 a log again. :class:`DatasetWriter` writes the rows as a hive-partitioned
 Parquet dataset, one directory per player::
@@ -86,7 +86,6 @@ from .rows import (
     fit,
     hand_values,
     max_disjoint_bombs,
-    play_values,
     round_values,
 )
 
@@ -124,9 +123,7 @@ __all__ = [
     "hand_features",
     "ingest",
     "max_disjoint_bombs",
-    "play_row",
     "polars_schema",
-    "round_rows",
     "scan",
     "sigterm_as_interrupt",
     "split_players",
@@ -661,33 +658,9 @@ _PLAY_NAMES = _NAMES["plays"]
 assert _PLAY_NAMES[WINS_TRICK] == "wins_trick" and _PLAY_NAMES[SEAT] == "seat"
 
 
-def play_row(game: GameState, rnd: RoundState, step: Step,
-             previous_ts: float | None, file: str | None = None) -> Row | None:
-    """The row of a ``play`` or ``pass`` step (None for other events), from the acting
-    seat's side; ``wins_trick`` is False (:class:`DatasetVisitor` sets it when the
-    trick is taken).
-    ``previous_ts``: the ts of the game's previous event in the round; ``file``: the
-    file column's value (default: the game's file, made valid UTF-8)."""
-    values = play_values(_text(game.file) if file is None else file, game.id, rnd.number,
-                          Seating.of(rnd), rnd.wished, rnd.wisher, step, previous_ts)
-    if values is None:
-        return None
-    row = dict(zip(_PLAY_NAMES, values, strict=True))
-    row["cards"] = list(row["cards"])  # the row's own lists
-    row["codes"] = list(row["codes"])
-    return row
-
-
 _ROUND_NAMES = _NAMES["rounds"]
 _ROUND_PLAYER = _ROUND_NAMES.index("player")
 _PLAY_PLAYER = _NAMES["plays"].index("player")
-
-
-def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
-    """One row per seat (four, six in ``tientsin``): the round from that seat's side."""
-    return [dict(zip(_ROUND_NAMES, values, strict=True))
-            for values in round_values(game, rnd, _text(game.file))]
-
 
 
 Seated = dict[tuple[int, str], tuple[int, str | None, list[str] | None]]
