@@ -183,6 +183,8 @@ def main() -> None:
         print(f"  {name:<22} {rate:>12,.0f} events/s")
     print(f"  check / parse-only (msgspec, generic) = {ratio:.2f}"
           f"  (typed: {results['check'] / results['parse_msgspec_typed']:.2f})")
+    if "parse_orjson" in results:  # issue 25's measure: against orjson's parse-only rate
+        print(f"  check / parse-only (orjson) = {results['check'] / results['parse_orjson']:.2f}")
     print(f"peak memory of check: {mem_small:.0f} MiB on {args.games} games, "
           f"{mem_big:.0f} MiB on {args.games * 4} games")
     for b, rate in baselines.items():

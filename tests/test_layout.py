@@ -63,20 +63,50 @@ def test_small_files_are_snappy_large_ones_zstd(tmp_path: Path) -> None:
     assert codecs == {"player=small": "SNAPPY", "player=large": "ZSTD"}
 
 
-def test_appends_keep_a_few_files_per_partition(tmp_path: Path) -> None:
+def _sorted_rows(dataset: Path, table: str) -> list[str]:
+    """A table's rows as JSON lines, sorted (nested columns included)."""
+    frame = scan(dataset, table).collect()
+    return sorted(frame.select(sorted(frame.columns)).write_ndjson().splitlines())
+
+
+def test_five_appends_keep_at_most_two_files_per_partition(tmp_path: Path) -> None:
     log = tmp_path / "pool.jsonl"
     write_log(simulate(4, 2, players=12), log)
     out = tmp_path / "ds"
-    for i in range(COMPACT_FILES + 2):
+    ingests = 6  # the first ingest and five appends
+    for i in range(ingests):
         args = ["ingest", "-q", str(log), "-o", str(out)] + (["--append", "--force"] if i else [])
         result = runner.invoke(app, args)
         assert result.exit_code == 0, result.stderr
-        assert max(_files_per_partition(out).values()) <= COMPACT_FILES
+        assert max(_files_per_partition(out).values()) <= COMPACT_FILES == 2
     single = tmp_path / "one"
     assert runner.invoke(app, ["ingest", "-q", str(log), "-o", str(single)]).exit_code == 0
     for table in ("plays", "rounds", "games"):
-        n = scan(single, table).collect().height
-        assert scan(out, table).collect().height == n * (COMPACT_FILES + 2)
+        assert _sorted_rows(out, table) == sorted(_sorted_rows(single, table) * ingests)
+
+
+def test_compaction_keeps_a_large_first_file_and_merges_the_newer_ones(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the two levels: a first file at least as large as the others together stays; once
+    # the newer rows outgrow it, everything becomes one file; the rows and their order stay
+    row = {c: None for c in SCHEMAS["games"].names} | {"player": "p"}
+    out = tmp_path / "ds"
+    with DatasetWriter(out) as writer:
+        writer.add("games", [row | {"line": i} for i in range(100)])
+    first = {f.name for f in (out / "games").rglob("*.parquet")}
+    expected = list(range(100))
+    for k in range(1, 12):
+        with DatasetWriter(out, append=True) as writer:
+            writer.add("games", [row | {"line": 1000 * k + i} for i in range(20)])
+        expected += [1000 * k + i for i in range(20)]
+        files = sorted((out / "games").rglob("*.parquet"))
+        assert len(files) <= 2
+        if k <= 5:  # up to 100 newer rows: the first file is kept as it was
+            assert first <= {f.name for f in files}
+        if k == 6:  # 120 newer rows against 100: one file
+            assert len(files) == 1
+        lines = [x for f in files for x in pq.read_table(f, columns=["line"])["line"].to_pylist()]
+        assert lines == expected
 
 
 def test_a_large_partition_is_written_a_row_group_at_a_time(

@@ -52,6 +52,7 @@ Decisions where rules.md leaves room (also in docs/rules.md):
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from .cards import (
     BIT,
@@ -127,6 +128,8 @@ SKIPPED = 1  # not applied
 LEAD = 2  # a play that led a new trick
 OUT_OF_TURN = 4  # a play or pass out of turn (still applied)
 DISCARD = 8  # a play that formed no combination (P002) or the Dog not led (P007)
+# a play's outcome, by 2 * lead + out of turn
+_OUTCOMES: Final[tuple[int, int, int, int]] = (0, OUT_OF_TURN, LEAD, LEAD)
 
 
 def _mask_of_tokens(tokens: list[str]) -> int | None:
@@ -973,10 +976,66 @@ class Engine:
         hand = rnd.hands[seat]
         if mask & hand != mask:
             return self._fatal("P001", _not_held(self._who(seat), mask, mask & ~hand), seat)
-        phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
-
-        # Which situation is this play in? (rules 2.2-2.4, 4.3)
         top = rnd.top
+        turn = rnd.turn
+        if seat == turn and not mask & _PHOENIX_BIT and (top is None or not rnd.trick_over):
+            # in turn, without the Phoenix: the most frequent leads and plays
+            combo = CLASSIFIED.get(mask, _UNSEEN)
+            if combo is _UNSEEN:
+                combo = classified(mask)
+            lead = top is None
+            on_trick = False
+            bad: tuple[str, str] | None = None
+        else:
+            combo, lead, on_trick, bad = self._situation(rnd, seat, mask, ev, top)
+            turn = rnd.turn  # (a partner the Dog lets lead has it now)
+        if combo is None or (mask == _DOG_BIT and not lead):
+            self._not_played(rnd, ev, seat, mask, lead, top, combo)
+            return DISCARD
+        if lead:
+            if rnd.trick_over:
+                self._end_trick(rnd, rnd.top_seat)
+            top = None
+            rnd.trick += 1
+            rnd.leader = seat
+        elif bad is None:
+            assert top is not None
+            bad = self._no_beat(seat, combo, top)
+        wish = rnd.wish
+        if bad is None and wish is not None:
+            bad = self._wish_unmet(rnd, seat, hand, mask, combo, top, wish, lead, on_trick)
+        if bad is not None:
+            self._emit(*bad, seat)
+        # apply it (inline: the hot path)
+        outcome = _OUTCOMES[2 * lead + (seat != turn)]
+        hands = rnd.hands
+        left = hands[seat] = hand ^ mask  # (the hand holds the cards)
+        rnd.played[seat] = True
+        rnd.trick_cards |= mask
+        rnd.top = combo
+        rnd.top_seat = seat
+        rnd.passed = 0
+        rnd.trick_over = rnd.taken = False
+        rnd.after_dog = False
+        rnd.bombs[seat] += combo.kind >= _FOUR
+        if wish is not None or ev.wish is not None:
+            self._wishes(rnd, seat, mask, wish, ev.wish)
+        if not left and self._goes_out(rnd, seat):
+            return outcome
+        if mask == _DOG_BIT:
+            self._after_dog(rnd, seat)
+        else:
+            rnd.turn = rnd.next_table[rnd.holding][seat]
+        return outcome
+
+    def _situation(self, rnd: RoundState, seat: int, mask: int, ev: Play,
+                   top: Combo | None,
+                   ) -> tuple[Combo | None, bool, bool, tuple[str, str] | None]:
+        """Which situation a play ``ev`` of ``mask`` by ``seat`` is in (rules 2.2-2.4, 4.3;
+        :meth:`_play` has the most frequent inline): its combination, whether it leads,
+        whether it is a bomb onto the Dog's trick (never a wish violation, rules 6.4), and
+        the (code, message) of what is wrong with its turn."""
+        phoenix = RANK_BY_TOKEN[ev.phoenix] if ev.phoenix is not None else None
         turn = rnd.turn
         lead = False
         on_trick = False  # a bomb played onto a trick: never a wish violation (rules 6.4)
@@ -988,37 +1047,10 @@ class Engine:
                 combo = classified(mask)
             lead = True
         elif top is None:
-            combo = _classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
+            combo, on_trick, bad = self._open_lead(rnd, seat, mask, phoenix)
             lead = True
-            if seat != turn and rnd.may_lead(seat):
-                turn = rnd.turn = seat  # the Dog's lead to either of two partners (9.2)
-            elif seat != turn:
-                if combo is not None and combo.kind >= _FOUR:
-                    if rnd.after_dog and rnd.rules.dog_bombs:
-                        on_trick = True  # variant dog-can-be-bombed (9.1): on the Dog
-                    elif rnd.after_dog:
-                        bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be "
-                               "played on the Dog, not even a bomb")
-                    else:
-                        bad = ("B002", f"{self._who(seat)} bombs before the trick's first "
-                               f"play; {self._who(turn)} is to lead")
-                else:
-                    bad = ("P003", f"{self._who(seat)} leads, but {self._to_lead(rnd)} is to "
-                           "lead")
         elif rnd.trick_over:
-            combo = _classify(mask, phoenix, top, rnd.rules.phoenix_bombs)
-            leader = rnd.next_leader()
-            # rules 2.4, 4.3 and the settled reading: another seat's bomb continues the
-            # trick; the seat due to lead (the winner, or the next seat holding cards when
-            # the winner is out) leads, with a bomb too, even after a Dragon (G002 first),
-            # but under bsw (9.4) the winner's bomb continues its own trick
-            if combo is None or combo.kind < _FOUR or not rnd.bomb_lands(seat, combo):
-                lead = True
-                if mask & _PHOENIX_BIT:
-                    combo = classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
-                if seat != leader:
-                    bad = ("P003", f"{self._who(seat)} leads, but {self._who(leader)} won the "
-                           "trick and is to lead")
+            combo, lead, bad = self._after_trick(rnd, seat, mask, phoenix, top)
         else:
             if mask & _PHOENIX_BIT:
                 combo = classify(mask, phoenix, top, rnd.rules.phoenix_bombs)
@@ -1029,90 +1061,114 @@ class Engine:
             if seat != turn and (combo is None or combo.kind < _FOUR):
                 bad = ("P003", f"{self._who(seat)} plays, but it is {self._who(turn)}'s turn")
 
-        if combo is None:
-            what = format_cards(mask)
-            msg = (f"{what}, which with the Phoenix as {ev.phoenix} is not a combination"
-                   if ev.phoenix is not None and mask & _PHOENIX_BIT and len(ev.cards) > 1
-                   else f"{what}, which is not a combination")
-            self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
-            if lead:
-                # a lead awaited (the round's first, after the Dog, after everyone passed):
-                # the play is a lead, by the seat due (rules 2.4) or out of turn (P003 in
-                # the same window would be applied as a lead), so the old trick is over,
-                # the Dog's window too, and the turn moves on (rules 8)
-                if rnd.trick_over:
-                    self._end_trick(rnd, rnd.top_seat)
-                rnd.after_dog = False
-            self._discard(rnd, seat, mask, ev.wish)
-            return DISCARD
-        if mask == _DOG_BIT and not lead:
+        return combo, lead, on_trick, bad
+
+    def _open_lead(self, rnd: RoundState, seat: int, mask: int, phoenix: int | None,
+                   ) -> tuple[Combo | None, bool, tuple[str, str] | None]:
+        """A lead awaited, by another seat than the turn's or with the Phoenix (rules
+        2.2, 9.2, 9.1): the combination, whether it is a bomb onto the Dog's trick, and
+        what is wrong with it. Moves the turn to a partner the Dog lets lead."""
+        combo = _classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
+        turn = rnd.turn
+        bad: tuple[str, str] | None = None
+        on_trick = False
+        if seat != turn and rnd.may_lead(seat):
+            rnd.turn = seat  # the Dog's lead to either of two partners (9.2)
+        elif seat != turn:
+            if combo is not None and combo.kind >= _FOUR:
+                if rnd.after_dog and rnd.rules.dog_bombs:
+                    on_trick = True  # variant dog-can-be-bombed (9.1): on the Dog
+                elif rnd.after_dog:
+                    bad = ("B003", f"{self._who(seat)} bombs the Dog; nothing may be "
+                           "played on the Dog, not even a bomb")
+                else:
+                    bad = ("B002", f"{self._who(seat)} bombs before the trick's first "
+                           f"play; {self._who(turn)} is to lead")
+            else:
+                bad = ("P003", f"{self._who(seat)} leads, but {self._to_lead(rnd)} is to "
+                       "lead")
+        return combo, on_trick, bad
+
+    def _after_trick(self, rnd: RoundState, seat: int, mask: int, phoenix: int | None,
+                     top: Combo) -> tuple[Combo | None, bool, tuple[str, str] | None]:
+        """A play once everyone passed on ``top``: the combination, whether it leads, and
+        what is wrong with it."""
+        combo = _classify(mask, phoenix, top, rnd.rules.phoenix_bombs)
+        leader = rnd.next_leader()
+        # rules 2.4, 4.3 and the settled reading: another seat's bomb continues the
+        # trick; the seat due to lead (the winner, or the next seat holding cards when
+        # the winner is out) leads, with a bomb too, even after a Dragon (G002 first),
+        # but under bsw (9.4) the winner's bomb continues its own trick
+        if combo is not None and combo.kind >= _FOUR and rnd.bomb_lands(seat, combo):
+            return combo, False, None
+        if mask & _PHOENIX_BIT:
+            combo = classify(mask, phoenix, None, rnd.rules.phoenix_bombs)
+        if seat != leader:
+            return combo, True, ("P003", f"{self._who(seat)} leads, but {self._who(leader)} "
+                                 "won the trick and is to lead")
+        return combo, True, None
+
+    def _not_played(self, rnd: RoundState, ev: Play, seat: int, mask: int, lead: bool,
+                    top: Combo | None, combo: Combo | None) -> None:
+        """P002 (no combination) or P007 (the Dog, ``combo``, on a trick): the cards are
+        discarded."""
+        if combo is not None:
             assert top is not None
             self._emit("P007", f"{self._who(seat)} plays the Dog on {_article(top)}; the Dog "
                        "may only be led", seat)
             self._discard(rnd, seat, mask, ev.wish)
-            return DISCARD
+            return
+        what = format_cards(mask)
+        msg = (f"{what}, which with the Phoenix as {ev.phoenix} is not a combination"
+               if ev.phoenix is not None and mask & _PHOENIX_BIT and len(ev.cards) > 1
+               else f"{what}, which is not a combination")
+        self._emit("P002", f"{self._who(seat)} plays {msg}", seat)
         if lead:
+            # a lead awaited (the round's first, after the Dog, after everyone passed):
+            # the play is a lead, by the seat due (rules 2.4) or out of turn (P003 in
+            # the same window would be applied as a lead), so the old trick is over,
+            # the Dog's window too, and the turn moves on (rules 8)
             if rnd.trick_over:
                 self._end_trick(rnd, rnd.top_seat)
-            top = None
-            rnd.trick += 1
-            rnd.leader = seat
-        elif bad is None:
-            assert top is not None
-            if combo.kind >= _FOUR:
-                if top.kind >= _FOUR and not beats(combo, top):
-                    bad = ("B001", f"{self._who(seat)}'s {describe(combo)} does not beat the "
-                           f"{describe(top)} on the table")
-            elif combo.kind != top.kind or combo.length != top.length:
-                bad = ("P004", f"{self._who(seat)} plays {_article(combo)} on {_article(top)}; "
-                       "it must be the same kind of combination with the same number of cards")
-            elif not (combo.rank > top.rank and top.cards != _DRAGON_BIT):
-                # rules 4.1; nothing but a bomb beats the Dragon (5.3, 5.4)
-                bad = ("P005", f"{self._who(seat)}'s {describe(combo)} does not beat the "
-                       f"{describe(top)} on the table")
-        wish = rnd.wish
-        if bad is None and wish is not None and not mask & RANK_MASK[wish] and not on_trick \
-                and (lead or combo.kind < _FOUR):  # (a bomb onto a trick is never bound: 6.4)
-            could = rnd.wish_binds(seat)  # (rules 6.2; the table as the play found it)
-            if could is not None:
-                self._could = could
-                held = hand & RANK_MASK[wish]
-                if lead:
-                    bad = ("W001", f"{self._who(seat)} leads {_article(combo)} while holding "
-                           f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
-                           "so the lead must contain a card of that rank")
-                else:
-                    assert top is not None
-                    bad = ("W001", f"{self._who(seat)} plays {_article(combo)} while "
-                           f"holding {format_cards(held)}; {_could(could, top, wish)}")
-        if bad is not None:
-            self._emit(*bad, seat)
-        # apply it (inline: the hot path)
-        outcome = 2 if lead else 4 if seat != turn else 0  # LEAD, OUT_OF_TURN (literals)
-        hands = rnd.hands
-        left = hands[seat] = hand ^ mask  # (the hand holds the cards)
-        rnd.played[seat] = True
-        rnd.trick_cards |= mask
-        rnd.top = combo
-        rnd.top_seat = seat
-        rnd.passed = 0
-        rnd.trick_over = rnd.taken = False
-        rnd.after_dog = False
+            rnd.after_dog = False
+        self._discard(rnd, seat, mask, ev.wish)
+
+    def _no_beat(self, seat: int, combo: Combo, top: Combo) -> tuple[str, str] | None:
+        """What is wrong with ``combo`` played on ``top`` in turn (rules 4.1, 5.3, 5.4,
+        6.3): B001, P004, P005, or None."""
         if combo.kind >= _FOUR:
-            rnd.bombs[seat] += 1
-        # the wish (rules 6.1, 5.1; ``wish``: rnd.wish, read above)
-        if wish is not None and mask & RANK_MASK[wish]:
-            rnd.wish = None
-            rnd.wish_fulfilled_by = seat
-        if ev.wish is not None:
-            self._wish(rnd, seat, mask, ev.wish)
-        if not left and self._goes_out(rnd, seat):
-            return outcome
-        if mask == _DOG_BIT:
-            self._after_dog(rnd, seat)
-        else:
-            rnd.turn = rnd.next_table[rnd.holding][seat]
-        return outcome
+            if top.kind >= _FOUR and not beats(combo, top):
+                return ("B001", f"{self._who(seat)}'s {describe(combo)} does not beat the "
+                        f"{describe(top)} on the table")
+        elif combo.kind != top.kind or combo.length != top.length:
+            return ("P004", f"{self._who(seat)} plays {_article(combo)} on {_article(top)}; "
+                    "it must be the same kind of combination with the same number of cards")
+        elif not (combo.rank > top.rank and top.cards != _DRAGON_BIT):
+            # rules 4.1; nothing but a bomb beats the Dragon (5.3, 5.4)
+            return ("P005", f"{self._who(seat)}'s {describe(combo)} does not beat the "
+                    f"{describe(top)} on the table")
+        return None
+
+    def _wish_unmet(self, rnd: RoundState, seat: int, hand: int, mask: int, combo: Combo,
+                    top: Combo | None, wish: int, lead: bool, on_trick: bool,
+                    ) -> tuple[str, str] | None:
+        """W001 when a play (otherwise legal) leaves the open ``wish`` unmet though the
+        seat could have met it (rules 6.2; the table as the play found it), else None. A
+        bomb onto a trick is never bound (6.4)."""
+        if mask & RANK_MASK[wish] or on_trick or not (lead or combo.kind < _FOUR):
+            return None
+        could = rnd.wish_binds(seat)
+        if could is None:
+            return None
+        self._could = could
+        held = hand & RANK_MASK[wish]
+        if lead:
+            return ("W001", f"{self._who(seat)} leads {_article(combo)} while holding "
+                    f"{format_cards(held)}; the wish for {RANK_TOKENS[wish]} is open, "
+                    "so the lead must contain a card of that rank")
+        assert top is not None
+        return ("W001", f"{self._who(seat)} plays {_article(combo)} while "
+                f"holding {format_cards(held)}; {_could(could, top, wish)}")
 
     def _after_dog(self, rnd: RoundState, seat: int) -> None:
         """Rules 5.2: the Dog's trick ends at once; the lead passes to the partner."""
@@ -1127,6 +1183,16 @@ class Engine:
             rnd.turn = rnd.next_table[rnd.holding][after]
         rnd.dog_leads = sum(1 << p for p in leads)
         rnd.after_dog = True
+
+    def _wishes(self, rnd: RoundState, seat: int, mask: int, wish: int | None,
+                made: object) -> None:
+        """The wish after a play (rules 6.1, 5.1): the open ``wish`` (the round's before
+        the play) fulfilled by the play's cards, and the wish ``made`` with it."""
+        if wish is not None and mask & RANK_MASK[wish]:
+            rnd.wish = None
+            rnd.wish_fulfilled_by = seat
+        if made is not None:
+            self._wish(rnd, seat, mask, made)
 
     def _wish(self, rnd: RoundState, seat: int, mask: int, wish: object) -> None:
         """The ``wish`` field of a play (rules 5.1; W002)."""

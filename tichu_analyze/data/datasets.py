@@ -2,8 +2,8 @@
 
 :func:`ingest` replays log files and writes their tables; :func:`scan` reads one back
 with polars. The replay (:mod:`tichu_analyze.core.engine`) is the only source of facts:
-:class:`DatasetVisitor` follows it, and the row builders (:func:`play_row`,
-:func:`round_rows`, :func:`game_rows`, :func:`violation_row`) are pure functions from
+:class:`DatasetVisitor` follows it, and the row builders
+(:mod:`tichu_analyze.data.rows`, :func:`game_rows`, :func:`violation_row`) are pure functions from
 the engine's state and steps (:mod:`tichu_analyze.core.state`) to rows, and never look at
 a log again. :class:`DatasetWriter` writes the rows as a hive-partitioned
 Parquet dataset, one directory per player::
@@ -86,7 +86,6 @@ from .rows import (
     fit,
     hand_values,
     max_disjoint_bombs,
-    play_values,
     round_values,
 )
 
@@ -124,9 +123,7 @@ __all__ = [
     "hand_features",
     "ingest",
     "max_disjoint_bombs",
-    "play_row",
     "polars_schema",
-    "round_rows",
     "scan",
     "sigterm_as_interrupt",
     "split_players",
@@ -661,33 +658,9 @@ _PLAY_NAMES = _NAMES["plays"]
 assert _PLAY_NAMES[WINS_TRICK] == "wins_trick" and _PLAY_NAMES[SEAT] == "seat"
 
 
-def play_row(game: GameState, rnd: RoundState, step: Step,
-             previous_ts: float | None, file: str | None = None) -> Row | None:
-    """The row of a ``play`` or ``pass`` step (None for other events), from the acting
-    seat's side; ``wins_trick`` is False (:class:`DatasetVisitor` sets it when the
-    trick is taken).
-    ``previous_ts``: the ts of the game's previous event in the round; ``file``: the
-    file column's value (default: the game's file, made valid UTF-8)."""
-    values = play_values(_text(game.file) if file is None else file, game.id, rnd.number,
-                          Seating.of(rnd), rnd.wished, rnd.wisher, step, previous_ts)
-    if values is None:
-        return None
-    row = dict(zip(_PLAY_NAMES, values, strict=True))
-    row["cards"] = list(row["cards"])  # the row's own lists
-    row["codes"] = list(row["codes"])
-    return row
-
-
 _ROUND_NAMES = _NAMES["rounds"]
 _ROUND_PLAYER = _ROUND_NAMES.index("player")
 _PLAY_PLAYER = _NAMES["plays"].index("player")
-
-
-def round_rows(game: GameState, rnd: RoundState) -> list[Row]:
-    """One row per seat (four, six in ``tientsin``): the round from that seat's side."""
-    return [dict(zip(_ROUND_NAMES, values, strict=True))
-            for values in round_values(game, rnd, _text(game.file))]
-
 
 
 Seated = dict[tuple[int, str], tuple[int, str | None, list[str] | None]]
@@ -905,6 +878,15 @@ def _link_tree(src: Path, dst: Path) -> None:
                 shutil.copy2(Path(root) / f, target / f)
 
 
+def _run_name() -> str:
+    """A run's name: its UTC time to the microsecond and 8 random hex digits. The writers
+    of a dataset take their names under its lock, so the names of its runs, and of their
+    part files, sort in the order they were written."""
+    now = time.time_ns() // 1000
+    return (time.strftime("%Y%m%dT%H%M%S", time.gmtime(now // 1_000_000))
+            + f"{now % 1_000_000:06d}Z-{uuid.uuid4().hex[:8]}")
+
+
 class DatasetWriter:
     """Writes the four tables into ``out`` atomically, one file per table and player.
 
@@ -950,7 +932,7 @@ class DatasetWriter:
         self._dest: Path | None = None
         self._tmp: Path | None = None
         self._previous: dict[str, Any] | None = None
-        self._run = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + uuid.uuid4().hex[:8]
+        self._run = _run_name()
         self._names = _PartitionNames()
         self._parts: PartWriter | None = None  # the rows taken, until the commit
         self._sizes: dict[Path, int] = {}  # rows of every file written
@@ -986,6 +968,7 @@ class DatasetWriter:
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)
             self._lock(dest)
+            self._run = _run_name()  # named once it holds the lock: runs sort in their order
             _remove_leftovers(dest)
         except OSError as e:
             self._unlock()
@@ -1459,33 +1442,40 @@ def _remove_leftovers(dest: Path) -> None:
             shutil.rmtree(entry.path, ignore_errors=True)
 
 
-COMPACT_FILES = 4
-"""A partition holding more files than this is compacted into one at commit."""
+COMPACT_FILES = 2
+"""The most files a player partition holds after a commit (in each table)."""
 
 ROW_GROUP_ROWS = 1 << 17
 """Rows per row group in compacted files."""
 
 
 FULL_ROWS = 1 << 16
-"""A Parquet file of this many rows is left as it is by compaction: it is no small file."""
+"""A file of this run with this many rows is not merged with the run's other files while
+the partition holds no more than :data:`COMPACT_FILES` files: it is no small file."""
 
 
 def compact_partitions(root: Path, run: str, *, most: int = COMPACT_FILES,
                        row_group_rows: int = ROW_GROUP_ROWS,
                        sizes: dict[Path, int] | None = None) -> int:
-    """Compact the player partitions of the dataset being written in ``root``: the small
-    files (under :data:`FULL_ROWS` rows) written by ``run`` become one file per partition,
-    and a partition holding more than ``most`` small files (after appends) gets them
-    merged into one; rows keep their order. ``sizes``: the rows of files whose size is
-    known (others are read from their footers when needed). Returns the change in the
-    number of files (zero or negative)."""
-    known = sizes or {}
+    """Compact the player partitions of the dataset being written in ``root`` so that
+    each holds at most ``most`` files (``most`` >= 2); rows keep their order.
 
-    def small(f: Path) -> bool:
+    The small files (under :data:`FULL_ROWS` rows) written by ``run`` become one file per
+    partition. A partition that still holds more than ``most`` files (after appends) is
+    compacted in two levels: the first file (the oldest, usually the largest) stays when
+    it holds at least as many rows as all the others together, which are merged into
+    one; otherwise all are merged into one. So a row is rewritten only when the newer
+    rows of its partition have grown to as many as the older ones, and a reader meets
+    at most two files. ``sizes``: the rows of files whose size is known (others are read
+    from their footers). Returns the change in the number of files (zero or negative)."""
+    known = dict(sizes or {})
+    most = max(2, most)
+
+    def rows_of(f: Path) -> int:
         rows = known.get(f)
         if rows is None:
-            rows = pq.ParquetFile(f).metadata.num_rows
-        return rows < FULL_ROWS
+            rows = known[f] = pq.ParquetFile(f).metadata.num_rows
+        return rows
 
     change = 0
     for table in TABLES:
@@ -1494,19 +1484,26 @@ def compact_partitions(root: Path, run: str, *, most: int = COMPACT_FILES,
             continue
         for folder in sorted(tdir.iterdir()):
             files = sorted(folder.glob("*.parquet")) if folder.is_dir() else []
+            if len(files) < 2:
+                continue
             new = [f for f in files if f.name.startswith(f"part-{run}-")]
-            if len(files) > most:
-                merge = [f for f in files if small(f)]
-                if len(merge) <= most:
-                    merge = [f for f in new if f in merge]
-            else:
-                merge = [f for f in new if small(f)] if len(new) > 1 else []
-            if len(merge) > 1:
-                merge_parquet(merge, folder / f"part-{run}-c.parquet", SCHEMAS[table],
-                              row_group_rows)
+            merge = [f for f in new if rows_of(f) < FULL_ROWS]
+            if len(merge) > 1:  # this run's small files: one
+                target = folder / f"part-{run}-c.parquet"
+                known[target] = merge_parquet(merge, target, SCHEMAS[table], row_group_rows)
                 for f in merge:
                     f.unlink()
                 change -= len(merge) - 1
+                files = sorted(folder.glob("*.parquet"))
+            if len(files) <= most:
+                continue
+            base, rest = files[0], files[1:]
+            merge = rest if rows_of(base) >= sum(map(rows_of, rest)) else files
+            target = folder / f"part-{run}-m.parquet"  # sorts after this run's own files
+            known[target] = merge_parquet(merge, target, SCHEMAS[table], row_group_rows)
+            for f in merge:
+                f.unlink()
+            change -= len(merge) - 1
     return change
 
 

@@ -208,7 +208,7 @@ class Seating:
 def play_values(file: str, game: str, number: int, seating: Seating, wished: int | None,
                  wisher: int, step: Step, previous_ts: float | None) -> tuple[Any, ...] | None:
     """The values of a ``plays`` row in column order
-    (:func:`~tichu_analyze.data.datasets.play_row` names them); None for an event that is
+    (:data:`~tichu_analyze.data.datasets.COLUMNS` names them); None for an event that is
     neither a play nor a pass. ``wished``, ``wisher``: the round's wish as it stands after
     the step. Empty lists are shared: never change them."""
     ev = step.event
@@ -293,7 +293,7 @@ def _cards_from(given: list[dict[int, int]], seats: list[int], to: int) -> list[
 
 def round_values(game: GameState, rnd: RoundState, file: str) -> list[tuple[Any, ...]]:
     """The values of the ``rounds`` rows in column order, one row per seat (four, six in
-    ``tientsin``): the round from that seat's side (:func:`~tichu_analyze.data.datasets.round_rows`
+    ``tientsin``): the round from that seat's side (:data:`~tichu_analyze.data.datasets.COLUMNS`
     names them). ``file``: the file column's value."""
     seating = Seating.of(rnd)
     players = rnd.players
