@@ -64,7 +64,7 @@ demo: install
 test: install-dev browser
 	$(BIN)/ruff check tichu_analyze tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -q -n auto
+	$(BIN)/pytest -q
 	$(MAKE) --no-print-directory test-compiled
 
 ## browser: the headless Chromium the report/audit tests open pages in (Debian package)
@@ -74,13 +74,16 @@ browser:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 	  echo "note: Chromium could not be installed; the browser tests will be skipped"
 
-## test-compiled: the tests marked `compiled` (those that exercise the modules mypyc
-## compiles: the fixture folders, property, CLI, driver, Dask and dataset tests) against the
-## compiled build (the test tools are added to .venv-compiled for this)
+## test-compiled: the fixture folders, property, CLI, driver, Dask and dataset tests against
+## the compiled build (the test tools are added to .venv-compiled for this)
 test-compiled: compiled
-	$(FAST)/bin/python -m pip install --quiet pytest pytest-xdist hypothesis orjson duckdb
-	cd tests && TICHU_ANALYZE_EXPECT_COMPILED=1 ../$(FAST)/bin/python -m pytest -q -p no:cacheprovider \
-	  -c ../pyproject.toml --rootdir=.. -n auto -m compiled .
+	$(FAST)/bin/python -m pip install --quiet pytest hypothesis orjson duckdb
+	cd tests && TICHU_ANALYZE_EXPECT_COMPILED=1 ../$(FAST)/bin/python -m pytest -q -p no:cacheprovider --rootdir=.. \
+	  test_compiled_build.py test_rules_fixtures.py test_variant_fixtures.py test_judged_fixtures.py \
+	  test_tch_fixtures.py test_combo_oracle.py test_properties.py test_cli.py test_sample_logs.py \
+	  test_driver.py test_dask.py test_bsw.py test_datasets.py test_variant_datasets.py \
+	  test_layout.py test_oracle_engine.py test_engine_decisions.py test_legality.py \
+	  test_bsw_rules.py test_substitutes.py
 
 ## bench: check's speed, pure Python and compiled
 bench: install-dev compiled

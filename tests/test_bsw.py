@@ -40,8 +40,6 @@ from tichu_analyze.readers.bsw import (
 from tichu_analyze.readers.logfile import replay_tch
 from tichu_analyze.sim.simulate import simulate
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 # the real game from ../shared/samples, copied unchanged into sample_logs/
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "2417500.tch"
 SHARED = SAMPLES / "2417500.tch"

@@ -17,8 +17,6 @@ from tichu_analyze.core.combos import Kind, classify
 from tichu_analyze.core.record import Recorder
 from tichu_analyze.readers.logfile import check_file, replay_file
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 runner = CliRunner()
 
 # After the exchange below:

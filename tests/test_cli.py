@@ -12,8 +12,6 @@ from typer.testing import CliRunner
 from tichu_analyze.cli import app
 from tichu_analyze.core.diagnostics import RULES
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 FIXTURES = Path(__file__).parent / "fixtures" / "rules"
 WISH = FIXTURES / "W001_pass_holding_rank.jsonl"
 CLEAN = FIXTURES / "W001_ok_plays_wished_rank.jsonl"

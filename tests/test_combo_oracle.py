@@ -33,8 +33,6 @@ from tichu_analyze.core.combos import (
     legal_plays,
 )
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 KIND_NAMES = {
     Kind.SINGLE: oracle.SINGLE,
     Kind.PAIR: oracle.PAIR,

@@ -23,7 +23,7 @@ from tichu_analyze.sim.simulate import simulate
 distributed = pytest.importorskip("distributed", reason="the dask extra is not installed "
                                   "(pip install -e '.[dask]')")
 
-pytestmark = [pytest.mark.dask, pytest.mark.compiled]
+pytestmark = pytest.mark.dask
 
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_logs"

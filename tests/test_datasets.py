@@ -58,8 +58,6 @@ from tichu_analyze.data.datasets import (
 from tichu_analyze.readers.logfile import write_log
 from tichu_analyze.sim.simulate import simulate
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 ROOT = Path(__file__).resolve().parent.parent
 
 G1 = ["Ana", "Ben", "Chloe", "Dev"]

@@ -17,8 +17,6 @@ from tichu_analyze.run import driver
 from tichu_analyze.run.driver import ProcessBackend, SerialBackend, Unit, check_task, plan, run
 from tichu_analyze.sim.simulate import simulate
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 ROOT = Path(__file__).parent.parent
 SAMPLES = ROOT / "sample_logs"
 RULES = Path(__file__).parent / "fixtures" / "rules"

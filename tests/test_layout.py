@@ -17,8 +17,6 @@ from tichu_analyze.data.datasets import COMPACT_FILES, SCHEMAS, DatasetWriter, s
 from tichu_analyze.readers.logfile import write_log
 from tichu_analyze.sim.simulate import simulate
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 runner = CliRunner()
 
 

@@ -10,8 +10,6 @@ import pytest
 
 from tichu_analyze.readers.logfile import check_file
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 SAMPLES = Path(__file__).parents[1] / "sample_logs"
 ROW = re.compile(r"^\| `([^`]+)` \| .* \| ([A-Z0-9, ]+|none) \|$")
 

@@ -22,8 +22,6 @@ from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 FOLDER = Path(__file__).parent / "fixtures" / "tch"
 BUILDER = Path(__file__).parent / "fixtures" / "build_tch.py"
 CASES = load_cases(FOLDER)

@@ -18,8 +18,6 @@ from tichu_analyze.data.datasets import TABLES, DatasetError, ingest, scan
 from tichu_analyze.readers.logfile import replay_file, write_log
 from tichu_analyze.sim.simulate import simulate
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 VARIANTS = Path(__file__).parent / "fixtures" / "variants"
 runner = CliRunner()
 

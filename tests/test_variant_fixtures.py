@@ -21,8 +21,6 @@ from fixture_cases import (
     load_cases,
 )
 
-pytestmark = pytest.mark.compiled  # run again against the mypyc build (make test-compiled)
-
 FIXTURES = Path(__file__).parent / "fixtures"
 HERE = FIXTURES / "variants"
 BUILDER = FIXTURES / "build_variants.py"
