@@ -5,6 +5,8 @@ PY     := $(VENV)/bin/python
 BIN    := $(VENV)/bin
 FAST   := .venv-compiled
 DEV_STAMP := $(VENV)/.installed-dev
+# test processes (pytest-xdist): one per core
+TEST_WORKERS ?= auto
 
 .PHONY: install install-dev demo test test-compiled compiled lint bench bench-report browser fonts clean fuzz
 
@@ -60,11 +62,12 @@ demo: install
 	@echo "the tool: $(FAST)/bin/tichu-analyze (or activate it: . $(FAST)/bin/activate)"
 
 ## test: install-dev (and Chromium for the browser tests), lint, type-check, run every test,
-## then the engine's tests again against the mypyc-compiled build
+## in parallel (TEST_WORKERS, one per core), then the engine's tests again against the
+## mypyc-compiled build
 test: install-dev browser
 	$(BIN)/ruff check tichu_analyze tests benchmarks
 	$(BIN)/mypy
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS)
 	$(MAKE) --no-print-directory test-compiled
 
 ## browser: the headless Chromium the report/audit tests open pages in (Debian package)
@@ -74,16 +77,13 @@ browser:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ; } || \
 	  echo "note: Chromium could not be installed; the browser tests will be skipped"
 
-## test-compiled: the fixture folders, property, CLI, driver, Dask and dataset tests against
-## the compiled build (the test tools are added to .venv-compiled for this)
+## test-compiled: the tests marked `engine` (the fixture folders, properties, legality, the
+## readers, the dataset rows: what the mypyc build compiles) against the compiled build (the
+## test tools are added to .venv-compiled for this)
 test-compiled: compiled
-	$(FAST)/bin/python -m pip install --quiet pytest hypothesis orjson duckdb
-	cd tests && TICHU_ANALYZE_EXPECT_COMPILED=1 ../$(FAST)/bin/python -m pytest -q -p no:cacheprovider --rootdir=.. \
-	  test_compiled_build.py test_rules_fixtures.py test_variant_fixtures.py test_judged_fixtures.py \
-	  test_tch_fixtures.py test_combo_oracle.py test_properties.py test_cli.py test_sample_logs.py \
-	  test_driver.py test_dask.py test_bsw.py test_datasets.py test_variant_datasets.py \
-	  test_layout.py test_oracle_engine.py test_engine_decisions.py test_legality.py \
-	  test_bsw_rules.py test_substitutes.py
+	$(FAST)/bin/python -m pip install --quiet pytest pytest-xdist hypothesis orjson duckdb jsonschema pyinstrument
+	cd tests && TICHU_ANALYZE_EXPECT_COMPILED=1 ../$(FAST)/bin/python -m pytest -q -p no:cacheprovider \
+	  --rootdir=.. -n $(TEST_WORKERS) -m engine .
 
 ## bench: check's speed, pure Python and compiled
 bench: install-dev compiled

@@ -40,6 +40,8 @@ from tichu_analyze.readers.bsw import (
 from tichu_analyze.readers.logfile import replay_tch
 from tichu_analyze.sim.simulate import simulate
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 # the real game from ../shared/samples, copied unchanged into sample_logs/
 SAMPLE = Path(__file__).resolve().parents[1] / "sample_logs" / "2417500.tch"
 SHARED = SAMPLES / "2417500.tch"

@@ -17,6 +17,8 @@ from tichu_analyze.core.combos import Kind, classify
 from tichu_analyze.core.record import Recorder
 from tichu_analyze.readers.logfile import check_file, replay_file
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 runner = CliRunner()
 
 # After the exchange below:

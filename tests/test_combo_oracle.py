@@ -33,6 +33,8 @@ from tichu_analyze.core.combos import (
     legal_plays,
 )
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 KIND_NAMES = {
     Kind.SINGLE: oracle.SINGLE,
     Kind.PAIR: oracle.PAIR,

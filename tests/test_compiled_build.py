@@ -12,6 +12,8 @@ import tichu_analyze.core.engine
 import tichu_analyze.data.rows
 import tichu_analyze.readers.bsw
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 
 def test_hot_path_is_compiled_when_asked() -> None:
     if not os.environ.get("TICHU_ANALYZE_EXPECT_COMPILED"):

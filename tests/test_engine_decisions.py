@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tichu_analyze.core.record import Recorder
 from tichu_analyze.readers.logfile import check_file, replay_file
+
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "rules"
 GIVE_NOT_OBJECT = FIXTURES / "L002_give_not_object.jsonl"

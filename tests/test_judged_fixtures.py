@@ -26,6 +26,8 @@ from fixture_cases import (
     load_cases,
 )
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 FIXTURES = Path(__file__).parent / "fixtures"
 BUILDERS = {"spec": "build_spec.py", "spec2": "build_spec2.py",
             "variants2": "build_variants2.py", "faults": "build_faults.py"}

@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,8 @@ from tichu_analyze.core.engine import Engine
 from tichu_analyze.core.events import EVENT_TYPES
 from tichu_analyze.core.state import Phase, RoundState
 from tichu_analyze.core.visitor import DiagnosticVisitor
+
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
 
 VARIANT_SETS = [(), ("phoenix-in-bombs",), ("dog-can-be-bombed",), ("bsw",),
                 ("bsw", "phoenix-in-bombs")]

@@ -23,6 +23,8 @@ import pytest
 from oracle_diff import MUTATIONS, campaign, compare, engine, make_case
 from oracle_engine import CODES, HOUSE_RULES, judge, judge_lines
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = Path(__file__).parent / "oracle_cases"
 

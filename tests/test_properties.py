@@ -13,6 +13,7 @@ import random
 from pathlib import Path
 
 import msgspec
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -26,6 +27,8 @@ from tichu_analyze.core.state import Phase as RoundPhase
 from tichu_analyze.core.visitor import DiagnosticVisitor
 from tichu_analyze.readers.logfile import check_file, replay_file, write_log
 from tichu_analyze.sim.simulate import simulate
+
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
 
 SETTINGS = settings(
     max_examples=25,

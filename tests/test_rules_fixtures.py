@@ -13,6 +13,8 @@ from fixture_cases import assert_case, case_params, load_cases
 
 from tichu_analyze.core.diagnostics import RULES
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 HERE = Path(__file__).parent / "fixtures" / "rules"
 CASES = load_cases(HERE)
 

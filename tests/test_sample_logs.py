@@ -10,6 +10,8 @@ import pytest
 
 from tichu_analyze.readers.logfile import check_file
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 SAMPLES = Path(__file__).parents[1] / "sample_logs"
 ROW = re.compile(r"^\| `([^`]+)` \| .* \| ([A-Z0-9, ]+|none) \|$")
 

@@ -19,6 +19,8 @@ from tichu_analyze.core.record import Recorder
 from tichu_analyze.readers.bsw import event_dict, read_tch, write_tch
 from tichu_analyze.readers.logfile import check_file, replay_file
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 BSW = SAMPLES / "bsw"
 REAL = BSW / "1770154.tch"  # round 5: kovatsaki takes seat 3 from kalosaras. at line 364
 runner = CliRunner()

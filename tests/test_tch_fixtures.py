@@ -22,6 +22,8 @@ from typer.testing import CliRunner
 
 from tichu_analyze.cli import app
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 FOLDER = Path(__file__).parent / "fixtures" / "tch"
 BUILDER = Path(__file__).parent / "fixtures" / "build_tch.py"
 CASES = load_cases(FOLDER)

@@ -149,7 +149,7 @@ def test_a_symlink_loop_named_like_a_log_is_one_error_line(
 
 
 def test_l001_says_when_a_log_is_utf16(tmp_path: Path) -> None:
-    """A log saved as UTF-16 is one L001 saying so (test_operator6); a UTF-16 file whose
+    """A log saved as UTF-16 is one L001 saying so (test_check_in_ci); a UTF-16 file whose
     first line is broken is L001 on every line, and the message says why, where
     'invalid character (byte 0)' alone leaves the operator guessing. Binary junk
     gets no such guess."""

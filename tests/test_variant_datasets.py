@@ -18,6 +18,8 @@ from tichu_analyze.data.datasets import TABLES, DatasetError, ingest, scan
 from tichu_analyze.readers.logfile import replay_file, write_log
 from tichu_analyze.sim.simulate import simulate
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 VARIANTS = Path(__file__).parent / "fixtures" / "variants"
 runner = CliRunner()
 

@@ -21,6 +21,8 @@ from fixture_cases import (
     load_cases,
 )
 
+pytestmark = pytest.mark.engine  # also run against the compiled build (make test-compiled)
+
 FIXTURES = Path(__file__).parent / "fixtures"
 HERE = FIXTURES / "variants"
 BUILDER = FIXTURES / "build_variants.py"

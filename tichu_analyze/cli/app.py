@@ -25,10 +25,11 @@ from .. import __version__
 from ..common.atomicfile import (
     Guarded,
 )
+from ..common.errors import TichuAnalyzeError
 from ..common.safetext import clean, plural
 from ..core.diagnostics import RULES
 from ..core.variants import check_variants
-from ..readers.logfile import LogError, find_logs
+from ..readers.logfile import find_logs
 from ..run.progress import STDERR
 
 if TYPE_CHECKING:
@@ -115,8 +116,18 @@ class _Command(TyperCommand):
 
 
 class _Group(TyperGroup):
+    """The command group: the one place where the package's errors meet the user. A
+    :class:`~tichu_analyze.common.errors.TichuAnalyzeError` that a command lets through
+    becomes one ``error:`` line and exit status 2 (:func:`fail`), never a traceback."""
+
     def get_params(self, ctx: click.Context) -> list[click.Parameter]:
         return _plain_params(super().get_params(ctx))
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except TichuAnalyzeError as e:
+            raise fail(str(e)) from None
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -178,10 +189,6 @@ class _Stdout(Console):
 
     def on_broken_pipe(self) -> None:
         raise BrokenPipeError
-
-
-class UsageError(Exception):
-    """Bad arguments or unreadable input: reported in one line, exit status 2."""
 
 
 def fail(message: str) -> typer.Exit:
@@ -272,10 +279,7 @@ def _log_files(paths: list[Path], quiet: bool = False) -> list[Path]:
     folders named as logs in a compression that is not read (``day.jsonl.xz``) are
     named in a note on stderr (unless ``quiet``), not passed over in silence."""
     passed_over: list[Path] = []
-    try:
-        files = find_logs(paths, passed_over)
-    except LogError as e:
-        raise fail(str(e)) from None
+    files = find_logs(paths, passed_over)
     passed_over = list(dict.fromkeys(passed_over))  # (folders named twice: once)
     if passed_over and not quiet:
         names = ", ".join(clean(p) for p in passed_over[:3])
@@ -427,22 +431,19 @@ def _interrupted(output: object | None) -> typer.Exit:
 
 def _settings(paths: list[Path], config: Path | None, isolated: bool) -> Settings:
     """The configuration in force: --config FILE, else the one found above the first path."""
-    from ..lint.config import ConfigError, find_config, load_settings
+    from ..lint.config import find_config, load_settings
 
     if isolated and config is not None:  # (as ruff: one or the other, never both)
         raise fail("--config and --isolated cannot be used together")
-    try:
-        if isolated:
-            found = None
-        elif config is not None:
-            if not config.is_file():
-                raise fail(f"{config}: no such configuration file")
-            found = config
-        else:
-            found = find_config(paths[0] if paths else Path.cwd())
-        return load_settings(found)
-    except ConfigError as e:
-        raise fail(str(e)) from None
+    if isolated:
+        found = None
+    elif config is not None:
+        if not config.is_file():
+            raise fail(f"{config}: no such configuration file")
+        found = config
+    else:
+        found = find_config(paths[0] if paths else Path.cwd())
+    return load_settings(found)
 
 
 

@@ -11,12 +11,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from ..common.atomicfile import (
-    OutputError,
-)
 from ..common.safetext import clean, plural
 from ..readers.logfile import LogError, find_logs
-from ..run.driver import Backend, DriverError, backend
+from ..run.driver import Backend, backend
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -78,10 +75,7 @@ def convert(
     from ..run.progress import progress_bar
 
     _log_output(output)
-    try:
-        files = [p for p in find_logs(paths) if is_tch(p)]
-    except LogError as e:
-        raise fail(str(e)) from None
+    files = [p for p in find_logs(paths) if is_tch(p)]
     if not files:
         raise fail(f"no .tch files found in {_some(paths)} (convert reads Brettspielwelt "
                    ".tch files; format-1 logs are read as they are by check, ingest and the "
@@ -124,10 +118,6 @@ def convert(
         with closing(backend(jobs or os.cpu_count() or 1, scheduler, _notice(quiet))) as on, \
                 progress_bar(not quiet and err.is_terminal) as bar:
             n = write_lines(lines(on, bar), output)
-    except DriverError as e:
-        raise fail(str(e)) from None
-    except OutputError as e:
-        raise fail(str(e)) from None
     except KeyboardInterrupt:
         raise _interrupted(output) from None
     found = len(files)

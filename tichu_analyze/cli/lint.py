@@ -16,7 +16,6 @@ from rich.table import Table
 
 from ..common.atomicfile import (
     OutputClosed,
-    OutputError,
     atomic_writer,
 )
 from ..common.safetext import clean, json_text, plural
@@ -34,7 +33,6 @@ from ..lint.output import (
 )
 from ..readers.logfile import LogError
 from ..review.findings import ADVISORIES
-from ..run.driver import DriverError
 from .app import (
     Colour,
     ColourOption,
@@ -149,7 +147,7 @@ def check(
     Exit status: 0 when nothing worse than a warning was found, 1 when an error or fatal
     diagnostic was found, 2 when the arguments, the configuration or a file could not be used.
     """
-    from ..lint.baseline import Baseline, BaselineError, source_lines
+    from ..lint.baseline import Baseline, source_lines
     from ..lint.baseline import write_baseline as save_baseline
 
     paths = paths or []
@@ -169,21 +167,15 @@ def check(
     fmt = Format(settings.format)
     keep = select_codes(None, settings.select, settings.ignore)
     variants = _variants(settings.variants)
-    try:
-        known = Baseline.load(baseline) if baseline is not None else None
-    except BaselineError as e:
-        raise fail(str(e)) from None
+    known = Baseline.load(baseline) if baseline is not None else None
     files = _log_files(paths, quiet)
     _not_a_log_read(output, files)
     _not_a_log_read(write_baseline, files)
 
     # -o: written under a temporary name and renamed when complete (no half-written file)
     outputs = ExitStack()
-    try:
-        out = (outputs.enter_context(atomic_writer(output)) if output
-               else _stdout())
-    except OutputError as e:
-        raise fail(str(e)) from None
+    out = (outputs.enter_context(atomic_writer(output)) if output
+           else _stdout())
     colour = _use_colour(color, out)
     # the summary on stderr: rich colours it on a terminal; --color never and NO_COLOR stop it
     err.no_color = color is Colour.NEVER or bool(os.environ.get("NO_COLOR"))
@@ -276,21 +268,14 @@ def check(
                 out.write(json_text(json.dumps(as_sarif(kept), indent=2, ensure_ascii=False)))
                 out.write("\n")
             out.flush()
-    except DriverError as e:
-        raise fail(str(e)) from None
     except KeyboardInterrupt:
         raise _interrupted(output) from None
     except OutputClosed:
         # the reader has all it wanted (... | head): stop quietly, like other Unix tools
         _quiet_stop()
         raise typer.Exit(0 if exit_zero else worst) from None
-    except OutputError as e:
-        raise fail(str(e)) from None
     if write_baseline is not None:
-        try:
-            n = save_baseline(write_baseline, recorded)
-        except BaselineError as e:
-            raise fail(str(e)) from None
+        n = save_baseline(write_baseline, recorded)
         if not quiet:
             _summary(totals, Counter(d.code for d, _ in recorded), unreadable)
             err.print(f"wrote {plural(n, 'finding')} to the baseline {write_baseline}",

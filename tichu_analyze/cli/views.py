@@ -14,7 +14,6 @@ from rich.markup import escape
 
 from ..common.atomicfile import (
     LOOP,
-    OutputError,
     write_atomic,
 )
 from ..common.safetext import clean
@@ -85,7 +84,7 @@ def replay(
     the game or the round cannot be found.
     """
 
-    from ..views.audit import AuditError, build, load, plain, render_html, render_text, rich_lines
+    from ..views.audit import build, load, plain, render_html, render_text, rich_lines
 
     if output_format is ReplayFormat.HTML and output is None:
         raise fail("the html view needs --output FILE.html (or use --format text)")
@@ -97,10 +96,7 @@ def replay(
                                  if str(log) == "-" else f"cannot read: {LOOP}"
                                  if link_loops(log) else "no such file"))
     _not_a_log_read(output, [log])
-    try:
-        view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)
-    except (AuditError, LogError) as e:
-        raise fail(str(e)) from None
+    view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)
     try:
         if output_format is ReplayFormat.HTML:
             assert output is not None
@@ -118,8 +114,6 @@ def replay(
     except BrokenPipeError:  # ... | head: the reader has what it wanted
         _quiet_stop()
         return
-    except OutputError as e:
-        raise fail(str(e)) from None
     if output is not None:
         err.print(f"wrote {output}", highlight=False, markup=False)
 

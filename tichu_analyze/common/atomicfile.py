@@ -25,8 +25,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from .errors import TichuAnalyzeError
 
-class OutputError(Exception):
+
+class OutputError(TichuAnalyzeError):
     """An output that cannot be written; the message names the output."""
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic
+from .events import Pass
 from .state import GameState, Phase, RoundState, Step, Trick
 from .visitor import Visitor
 
@@ -31,6 +32,10 @@ class RoundRecord:
     """The hands after each step (``steps[i]``), when the recorder keeps them."""
     phase_after: list[Phase] = field(default_factory=list)
     """The round's phase after each step, when the recorder keeps the hands."""
+    takes: set[int] = field(default_factory=set)
+    """The steps (indexes in :attr:`steps`) at which the trick's winner took its trick with
+    a pass (``bsw``, rules 9.4: :attr:`~tichu_analyze.core.state.RoundState.taken` became
+    true), when the recorder keeps the hands."""
     dog_leads: dict[int, list[int]] = field(default_factory=dict)
     """Per trick of the Dog (its number), the seats the engine let lead next
     (:meth:`~tichu_analyze.core.state.RoundState.may_lead` right after it, rules 5.2, 9.2)."""
@@ -168,6 +173,9 @@ class Recorder(Visitor):
             if self._hands:
                 rec.hands_after.append(list(rnd.hands))
                 rec.phase_after.append(rnd.phase)
+                if (rnd.taken and isinstance(step.event, Pass) and step.seat == step.top_seat
+                        and not step.skipped and not step.diagnostics):
+                    rec.takes.add(len(rec.steps) - 1)
 
     def visit_trick(self, game: GameState, rnd: RoundState, trick: Trick) -> None:
         rec = self._open.get(game.id)

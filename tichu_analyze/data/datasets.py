@@ -73,6 +73,7 @@ import pyarrow.parquet as pq
 
 from .. import __version__
 from ..common.atomicfile import reason
+from ..common.errors import TichuAnalyzeError
 from ..core.diagnostics import Diagnostic
 from ..core.state import GameState, RoundState, Step, Trick, partners
 from ..core.visitor import Visitor
@@ -176,7 +177,7 @@ one with zstd: zstd's fixed cost per column (about 30 microseconds) outweighs wh
 on a small file, and most files of a dataset with many players are small."""
 
 
-class DatasetError(Exception):
+class DatasetError(TichuAnalyzeError):
     """A dataset cannot be written or read as asked: not a dataset, unwritable, missing, an
     unknown player or game, nothing to report. The one error of datasets, reports and plots."""
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from zstandard import ZstdError
 
 from ..common.atomicfile import OutputError, write_atomic
+from ..common.errors import TichuAnalyzeError
 from ..core.diagnostics import Diagnostic
 from ..readers.logfile import _decompressed, real_path
 
@@ -31,7 +32,7 @@ Key = tuple[str, str | None, int | None, int | None, str, int | None, str]
 """``(file, game, round, trick, code, seat, content hash)``."""
 
 
-class BaselineError(Exception):
+class BaselineError(TichuAnalyzeError):
     """A baseline file that cannot be read or written (exit status 2)."""
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..common.atomicfile import reason
+from ..common.errors import TichuAnalyzeError
 from ..core.diagnostics import RULES
 from ..core.variants import VARIANTS
 from ..readers.logfile import real_path
@@ -34,7 +35,7 @@ DEFAULT = "default"
 COMMAND_LINE = "command line"
 
 
-class ConfigError(Exception):
+class ConfigError(TichuAnalyzeError):
     """A configuration file that cannot be used (exit status 2)."""
 
 

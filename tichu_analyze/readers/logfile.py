@@ -25,6 +25,7 @@ import msgspec
 from zstandard import ZstdError as _ZstdError
 
 from ..common.atomicfile import LOOP, atomic_writer, reason
+from ..common.errors import TichuAnalyzeError
 from ..core.diagnostics import Diagnostic
 from ..core.engine import Engine
 from ..core.events import EVENT_TYPES, WIDE_TYPES, Event, Exchange, GameEnd, Play, widen
@@ -41,7 +42,7 @@ MAX_LINE_BYTES = 4 << 20
 _BOM = b"\xef\xbb\xbf"
 
 
-class LogError(Exception):
+class LogError(TichuAnalyzeError):
     """A path that cannot be read as a log (missing, unreadable, corrupt)."""
 
 

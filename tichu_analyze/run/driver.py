@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..common.errors import TichuAnalyzeError
 from ..core.diagnostics import Diagnostic
 from ..core.visitor import DiagnosticVisitor
 from ..readers.logfile import (
@@ -53,7 +54,7 @@ SPLIT_BYTES = 16 << 20
 """An uncompressed JSON-lines log larger than this may be cut into byte ranges."""
 
 
-class DriverError(Exception):
+class DriverError(TichuAnalyzeError):
     """The work could not be run: the scheduler is unreachable, Dask is missing, a task
     failed on the cluster. The message is for the user."""
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from rich.cells import cell_len
 from rich.text import Text
 
+from ..common.errors import TichuAnalyzeError
 from ..common.safetext import NAME_LIMIT, TEXT_LIMIT
 from ..common.safetext import clean as _clean
 from ..core.cards import (
@@ -93,7 +94,7 @@ __all__ = [
 ]
 
 
-class AuditError(Exception):
+class AuditError(TichuAnalyzeError):
     """The game or round asked for is not in the file; the message lists what is."""
 
 
@@ -236,6 +237,7 @@ class Entry:
     hands: list[int] | None = None  # the hands just before the event (once play began)
     place: int | None = None  # 1, 2, 3...: the seat went out with this play
     inferred: bool = False  # a pass or Dragon gift a .tch file left out (a later event's line)
+    takes: bool = False  # bsw (rules 9.4): the winner's pass that took its trick
 
 
 @dataclass(slots=True)
@@ -498,7 +500,8 @@ def _build_round(rec: RoundRecord, orphans: list[Diagnostic], next_start: int | 
         previous = rec.hands_after[i]
         notes = [Note(d, _could_play(d, step)) for d in step.diagnostics]
         entry = Entry(step.line, step, notes, before,
-                      inferred=isinstance(ev, Pass | DragonGift) and last_at[step.line] != i)
+                      inferred=isinstance(ev, Pass | DragonGift) and last_at[step.line] != i,
+                      takes=i in rec.takes)
         if step.went_out and step.seat is not None and step.seat in state.out:
             entry.place = state.out.index(step.seat) + 1
         entries.append(entry)
@@ -687,7 +690,10 @@ def event_phrase(entry: Entry, seat_view: int | None = None) -> list[Piece]:
     if isinstance(ev, Play):
         return _play_phrase(entry, step, ev)
     if isinstance(ev, Pass):
-        words: list[Piece] = ["passes", *_on(step)]
+        words: list[Piece] = (["takes the trick of their ", _combo_words(step.top),
+                               " (a pass: bsw rules 9.4)"]
+                              if entry.takes and step.top is not None
+                              else ["passes", *_on(step)])
         if step.out_of_turn:
             words += [" ", Em("(out of turn)")]
         if step.skipped:
@@ -1641,8 +1647,8 @@ margin:.08em .04em;vertical-align:middle;border-color:#8591a5;
 background:repeating-linear-gradient(45deg,#9aa6b8,#9aa6b8 3px,#b9c3d3 3px,#b9c3d3 6px)}
 .hand{display:flex;gap:.4rem;align-items:baseline;margin:.15rem 0}
 .hand>span:last-child{flex:1;min-width:0}
-.hand .who{min-width:6.5rem;max-width:9rem;overflow:hidden;text-overflow:ellipsis;
-white-space:nowrap}
+.hand .who{flex:none;min-width:6.5rem;max-width:60%;overflow:hidden;
+text-overflow:ellipsis;white-space:nowrap}
 .hand .n{color:var(--muted);font-size:12px;min-width:1.6rem}
 table.grid th{font-size:13px;color:var(--muted);font-weight:600;border-bottom:1px solid var(--line)}
 table.grid td{border-bottom:1px solid #eee}

@@ -1,6 +1,5 @@
-"""What a Tichu player studying strategy from many games runs into (the fifth new-user
-trial): options that a dataset cannot honour, the words of the plots and the definitions
-of the statistics."""
+"""Studying strategy from many games: options that a dataset cannot honour, the words of
+the plots and the definitions of the statistics."""
 
 from __future__ import annotations
 

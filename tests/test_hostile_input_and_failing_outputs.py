@@ -1,4 +1,4 @@
-"""Hostile input and failing outputs (issue 10): no traceback, bounded memory, no spoofed
+"""Hostile input and failing outputs: no traceback, bounded memory, no spoofed
 output, every output atomic and its errors its own."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""L002 for an event of a known type in words a log's writer understands (session 9):
-the field, what the line holds and what the field must hold, not the decoder's terms."""
+"""L002 for an event of a known type in words a log's writer understands: the field,
+what the line holds and what the field must hold, not the decoder's terms."""
 
 from __future__ import annotations
 

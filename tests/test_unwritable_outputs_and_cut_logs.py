@@ -1,6 +1,5 @@
-"""What a game-server operator validating a pile of recorded games runs into (the fourth
-new-user trial): outputs in folders that cannot be written, compressed logs cut short,
-and the words of the reports."""
+"""Validating a pile of recorded games: outputs in folders that cannot be written,
+compressed logs cut short, and the words of the reports."""
 
 from __future__ import annotations
 

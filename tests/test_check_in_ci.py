@@ -1,5 +1,5 @@
-"""What a game-server operator wiring ``check`` into nightly validation and CI, and a
-tournament director auditing a disputed round, run into (the sixth new-user trial)."""
+"""``check`` wired into nightly validation and CI (exit statuses, formats, baselines,
+configuration), and a disputed round audited with ``replay``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""A tournament director's trial (session 9): disputed rounds audited with ``replay``
-(JSON lines and ``.tch``), under house rules and the variants, with a player replaced
-mid-game, and the written ruling handed to the players."""
+"""Disputed rounds audited with ``replay`` (JSON lines and ``.tch``): under house rules
+and the variants, with a player replaced mid-game, and the written ruling handed to the
+players."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""A researcher's trial (session 8): a corpus of `.tch` files validated, converted,
-ingested and studied, with the mistakes a new user makes, and the README's library
-section followed as printed."""
+"""A corpus of `.tch` files validated, converted, ingested and studied, with the mistakes
+a new user makes, and the README's library section followed as printed."""
 
 from __future__ import annotations
 
