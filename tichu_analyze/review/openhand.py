@@ -74,7 +74,7 @@ LIMIT = 10
 (measured by ``benchmarks/bench_endgame.py``: a round's review stays well under a second
 on one core; docs/review-openhand.md)."""
 
-SUPPORTED = (frozenset(), frozenset({"bsw"}))
+SUPPORTED: tuple[frozenset[str], ...] = (frozenset(), frozenset({"bsw"}))
 """The variants solved: the publisher's rules and the Brettspielwelt platform's."""
 
 _DOG_BIT = BIT[DOG]
@@ -458,7 +458,8 @@ def _event(m: Move, seat: int, p: _Pos, game: str) -> Event | None:
     c: Combo = m[1]
     return Play(game=game, seat=seat, cards=tokens_of(c.cards),
                 wish=None if m[2] is None else RANK_TOKENS[m[2]],
-                phoenix=None if c.phoenix is None or c.length == 1 else RANK_TOKENS[c.phoenix])
+                phoenix=None if c.phoenix is None or c.length == 1
+                else RANK_TOKENS[c.phoenix])  # type: ignore[arg-type]
 
 
 def solve(rnd: RoundState, *, limit: int = LIMIT, game: str = "",
