@@ -217,7 +217,7 @@ class Solver:
         self.bsw = rnd.rules.winner_bombs
 
     def fits(self, rnd: RoundState) -> bool:
-        return (supported(rnd) and list(rnd.calls) == self.calls and rnd.rules is self.rules
+        return (supported(rnd) and list(rnd.calls) == self.calls and rnd.rules == self.rules
                 and rnd.phase in (Phase.PLAY, Phase.OVER)
                 and (rnd.phase == Phase.PLAY or rnd.dragon_due)
                 and cards_left(rnd) <= self.limit)
@@ -517,7 +517,7 @@ class OpenHandReview:
     def _solver_for(self, game: GameState, rnd: RoundState) -> Solver | None:
         if not supported(rnd):
             return None
-        key = (game.id, rnd.number, id(rnd.rules))
+        key = (game.id, rnd.number, hash(rnd.rules.names))
         if self._round != key or self._solver is None or not self._solver.fits(rnd):
             self._round, self._solver = key, Solver(rnd, self.limit)
         return self._solver
