@@ -174,3 +174,53 @@ def test_r002_at_an_injected_mistake_and_none_on_the_best_line() -> None:
             injected += 1
             break
     assert clean >= 20 and injected >= 5
+
+
+# ------------------------------------------------------------- hand-made positions
+
+from openhand_cases import GAME, position  # noqa: E402
+
+
+def _both(engine: Engine) -> tuple[int, object]:
+    rnd = engine.games[GAME].round
+    assert rnd is not None
+    solution = solve(rnd, game=GAME)
+    assert solution is not None
+    assert solution.value == oracle.value(engine, GAME, oracle.root_answers(rnd))
+    return solution.value, solution
+
+
+def test_double_victory_is_worth_more_than_card_points() -> None:
+    # seat 0 is out; seat 2 goes out with its Ace before anyone: 200 for team 0, and
+    # the Kings and tens the opponents hold count for nothing
+    engine = position(["", "Kj Ks", "Ar", "10j 10s"], 2, out=(0,),
+                      piles=["", "", "", "5j 5s"])
+    value, solution = _both(engine)
+    assert value == 200
+    assert solution.score == (200, 0)  # type: ignore[attr-defined]
+
+
+def test_a_tichu_broken_by_the_pair() -> None:
+    # seat 1 called Tichu and holds the Ace; seat 0 leads its pair of Queens, which no
+    # one beats, and goes out first: the Tichu is broken (-100)
+    engine = position(["Qj Qs", "Aj", "3j", "4j"], 0, calls={1: "tichu"})
+    value, solution = _both(engine)
+    assert solution.result.seat_calls[1] == -100  # type: ignore[attr-defined]
+    assert solution.line[0].cards == ["Qj", "Qs"]  # type: ignore[attr-defined]
+
+
+def test_a_bomb_steals_the_last_trick() -> None:
+    # seat 3 leads the Dragon to go out with its 2 after; seat 0's four 9s take it
+    engine = position(["9j 9s 9p 9r", "3j", "Kj", "Dragon 2j"], 3, out=(),
+                      piles=["", "", "", ""])
+    value, solution = _both(engine)
+    assert any(isinstance(e, Play) and len(e.cards) == 4
+               for e in solution.line)  # type: ignore[attr-defined]
+
+
+def test_the_dragon_gift_and_the_dog_and_the_wish() -> None:
+    for hands, turn in ((["Dragon 3j", "5j Kj", "", "10j"], 0),   # the gift's receiver
+                        (["Dog 4j", "Aj", "2j 3s", "Kj"], 0),     # the Dog to the partner
+                        (["Mahjong 8j", "8s Aj", "9j", "2j Kj"], 0)):  # the wish binds
+        engine = position(hands, turn, out=(2,) if not hands[2] else ())
+        _both(engine)
