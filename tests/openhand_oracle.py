@@ -35,7 +35,8 @@ def _play(game: str, seat: int, cards: int, phoenix: int | None, length: int,
           wish: int | None = None) -> Play:
     return Play(game=game, seat=seat, cards=tokens_of(cards),
                 wish=None if wish is None else RANK_TOKENS[wish],
-                phoenix=None if phoenix is None or length == 1 else RANK_TOKENS[phoenix])
+                phoenix=None if phoenix is None or length == 1
+                else RANK_TOKENS[phoenix])  # type: ignore[arg-type]
 
 
 def _after_play(game: str, child: Engine, player: int) -> tuple[int, ...] | None:
