@@ -46,6 +46,7 @@ def test_text_findings_are_linter_lines_and_the_summary_says_what_was_looked_at(
     assert any(m["line"] == "251" and m["code"] == "R001" and m["player"] == "fontas"
                for m in parsed if m)
     assert "at most 8 cards" in err and "calls model: reference" in err
+    assert "all hands open from 10 cards left" in err
 
 
 def test_json_and_sarif_hold_the_same_findings() -> None:
@@ -55,7 +56,11 @@ def test_json_and_sarif_hold_the_same_findings() -> None:
     assert found and {f["code"] for f in found} <= set(ADVISORIES)
     for f in found:
         assert f["file"] == str(REAL) and isinstance(f["line"], int) and f["game"] == "1261030"
-        assert f["name"] == ADVISORIES[f["code"]].name and f["hindsight"] is False
+        assert f["name"] == ADVISORIES[f["code"]].name
+        assert f["hindsight"] is (f["code"] == "R002")
+        if f["code"] == "R002":
+            assert f["message"].startswith("with all hands open")
+            assert f["detail"]["limit"] == 10
     code, out, _ = run("review", str(REAL), "-f", "sarif", "-q")
     assert code == 0
     sarif = json.loads(out)
@@ -70,7 +75,11 @@ def test_select_and_ignore_keep_the_codes_asked_for() -> None:
     _, out, _ = run("review", str(REAL), "--select", "R001", "-f", "json", "-q")
     assert {f["code"] for f in json.loads(out)} == {"R001"}
     _, out, _ = run("review", str(REAL), "--ignore", "R001", "-f", "json", "-q")
-    assert {f["code"] for f in json.loads(out)} == {"R003"}
+    assert {f["code"] for f in json.loads(out)} == {"R002", "R003"}
+    _, out, _ = run("review", str(REAL), "--select", "R002", "--endgame-limit", "6", "-f",
+                    "json", "-q")
+    small = json.loads(out)
+    assert all(f["detail"]["limit"] == 6 for f in small)
     code, _, err = run("review", str(REAL), "--select", "W001")
     assert code == 2 and "no review code" in err
 

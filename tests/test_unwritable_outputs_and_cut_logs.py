@@ -374,14 +374,16 @@ def stranger() -> Iterator[Callable[[bytes | None], str]]:
 
 
 @pytest.mark.dask
-@pytest.mark.parametrize(("answer", "words"), [
+@pytest.mark.parametrize(("answer", "words", "timeout"), [
     (None, "no answer as a Dask scheduler within 1 s (is it the scheduler's address, not "
-           "the dashboard's?)"),
+           "the dashboard's?)", 1),
+    # (an answer is read at once; the longer bound keeps a loaded machine from timing out)
     (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4,
-     "the answer is not a Dask scheduler's ("),
+     "the answer is not a Dask scheduler's (", 20),
 ])
 def test_a_server_that_is_not_a_dask_scheduler_is_a_clear_error(
-        stranger: Callable[[bytes | None], str], answer: bytes | None, words: str) -> None:
+        stranger: Callable[[bytes | None], str], answer: bytes | None, words: str,
+        timeout: int) -> None:
     """--scheduler at the dashboard's port or a web server: the client waited for ever
     (its timeout does not bound the handshake), or read the answer as a frame of
     exabytes: a MemoryError traceback, then 40 s to exit."""
@@ -390,5 +392,5 @@ def test_a_server_that_is_not_a_dask_scheduler_is_a_clear_error(
 
     address = stranger(answer)
     with pytest.raises(DriverError) as raised:
-        DaskBackend(address, 1, timeout=1)
+        DaskBackend(address, 1, timeout=timeout)
     assert f"cannot reach the Dask scheduler at {address}: {words}" in str(raised.value)

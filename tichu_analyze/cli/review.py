@@ -18,6 +18,7 @@ from ..core.diagnostics import select_codes
 from ..core.state import GameState, RoundState
 from ..readers.logfile import LogError
 from ..review.findings import ADVISORIES, Finding
+from ..review.openhand import LIMIT, OpenHandReview
 from ..review.reviewer import Reviewer, RoundReview, sure_at
 from ..review.sureout import HAND_LIMIT
 from ..run.progress import progress_over
@@ -149,6 +150,10 @@ def review(
         "--calls-model", help="The calls model of R003: 'reference' (shipped, fitted on "
         "2,044 real Brettspielwelt games) or a dataset of 'tichu-analyze ingest' to fit "
         "it on.", metavar="DATASET|reference")] = "reference",
+    endgame_limit: Annotated[int, typer.Option(
+        "--endgame-limit", help="R002: solve the end of a round with all hands open once at "
+        "most this many cards are left in it (each card more multiplies the time).",
+        min=2, max=20, metavar="N")] = LIMIT,
     at: Annotated[int | None, typer.Option(
         "--at", help="From here, was it sure? For the play or pass at this line of one log: "
         "whether its seat held a sure out, and which.", show_default=False,
@@ -160,10 +165,12 @@ def review(
 
     R001 (exact, from what the seat could know): a play or pass gave up a sure out, a
     sequence of the seat's own plays that went out first whatever the unseen cards and
-    however the others played. R003 (measured): a Grand Tichu or Tichu call, or not
-    calling, worse than the other choice by the calls model of real games, beyond its
-    uncertainty. Findings are advisory, not rule violations: 'tichu-analyze rules R001'
-    explains each code, docs/review.md what they can and cannot see.
+    however the others played. R002 (exact, hindsight: all hands open): near the end of a
+    round, a play or pass lowered the best result its team could force. R003 (measured): a
+    Grand Tichu or Tichu call, or not calling, worse than the other choice by the calls
+    model of real games, beyond its uncertainty. Findings are advisory, not rule
+    violations: 'tichu-analyze rules R001' explains each code, docs/review.md what they can
+    and cannot see.
 
     Exit status: 0 when the review ran (findings or not), 2 when an input could not be
     read or an argument is wrong, 130 when interrupted.
@@ -178,7 +185,8 @@ def review(
     table = _calls_model(calls_model) if "R003" in kept else None
     found: list[tuple[str, Finding]] = []
     unreadable = 0
-    reviewer = Reviewer(sure_outs="R001" in kept,
+    analyses = [OpenHandReview(endgame_limit)] if "R002" in kept else []
+    reviewer = Reviewer(analyses, sure_outs="R001" in kept,
                         per_round=calls_review(table) if table is not None else None)
     try:
         for path, result in progress_over(files, reviewer, show=not quiet,
@@ -209,7 +217,8 @@ def review(
                  if table is not None else "calls not reviewed")
         err.print(f"{plural(len(found), 'finding')}{f' ({per})' if per else ''} in "
                   f"{plural(len(files) - unreadable, 'file')}; sure outs looked for with at "
-                  f"most {HAND_LIMIT} cards in hand; {model}", highlight=False, markup=False)
+                  f"most {HAND_LIMIT} cards in hand; endgames solved with all hands open from "
+                  f"{endgame_limit} cards left; {model}", highlight=False, markup=False)
     if unreadable:
         raise typer.Exit(2)
 

@@ -88,6 +88,23 @@ Example:
 
 Near miss: the same seat leads the Ace first: no finding.
 """),
+        Advisory("R002", "open-hand-points-lost",
+                 "with all hands open, a play or pass near the end of a round lowered the best "
+                 "result its team could force", True, """
+What: when few cards are left (10 by default, --endgame-limit), the rest of the round is
+solved with all hands open, as bridge's double-dummy tables do: the best round score each
+team can force, bombs, the Dragon's gift, the Dog and the wish included. A play or pass
+that lowers its team's forced result is reported with the points it cost and the play
+that kept the result. Hindsight: the seat could not see the other hands, so every such
+finding says "all hands open"; it shows what was possible, not what was knowable.
+
+Example:
+    with all hands open, passing lost 40 points: playing the single 9 (9s) kept a
+    forced -60 for the team
+
+Near miss: a play as good as the best line (another card of the same worth) is no
+finding. docs/review-openhand.md gives the game tree and the measured limit.
+"""),
         Advisory("R003", "call-against-the-data",
                  "a Grand Tichu or Tichu call (or its absence) worse, by the calls model of "
                  "real games, than the other choice beyond the model's uncertainty", False, """
