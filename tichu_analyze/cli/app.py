@@ -9,7 +9,7 @@ import os
 import shlex
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Annotated, Any, TypeVar, cast
@@ -377,11 +377,15 @@ def _notice(quiet: bool) -> Callable[[str], None] | None:
     return None if quiet else lambda text: err.print(text, highlight=False, markup=False)
 
 
-def _codes_option(values: list[str] | None, option: str) -> list[str]:
+def _codes_option(values: list[str] | None, option: str, codes: Iterable[str] = RULES,
+                  kind: str = "diagnostic") -> list[str]:
+    """The code prefixes of a ``--select``/``--ignore`` option (repeatable, or comma
+    separated), each the start of some code of ``codes``; else exit 2 saying so."""
     prefixes = [p.strip().upper() for v in values or [] for p in v.split(",") if p.strip()]
+    known = list(codes)
     for p in prefixes:
-        if not any(code.startswith(p) for code in RULES):
-            raise fail(f"{option} {p}: no diagnostic code starts with {p!r} "
+        if not any(code.startswith(p) for code in known):
+            raise fail(f"{option} {p}: no {kind} code starts with {p!r} "
                        "(see 'tichu-analyze rules')")
     return prefixes
 

@@ -25,6 +25,7 @@ from ..run.progress import progress_over
 from .app import (
     LogPaths,
     VariantOption,
+    _codes_option,
     _interrupted,
     _log_files,
     _stdout,
@@ -92,15 +93,6 @@ def _calls_model(choice: str) -> CallTable:
         return fit(path)
     except Exception as e:  # a damaged dataset: one clear line
         raise fail(f"--calls-model {choice}: cannot fit the calls model: {e}") from None
-
-
-def _codes(values: list[str] | None, option: str) -> list[str]:
-    prefixes = [p.strip().upper() for v in values or [] for p in v.split(",") if p.strip()]
-    for p in prefixes:
-        if not any(code.startswith(p) for code in ADVISORIES):
-            raise fail(f"{option} {p}: no review code starts with {p!r} "
-                       "(see 'tichu-analyze rules')")
-    return prefixes
 
 
 def _as_dict(path: str, f: Finding) -> dict[str, Any]:
@@ -180,8 +172,9 @@ def review(
     if at is not None:
         _sure_at(files, at, variants)
         return
-    kept = select_codes(list(ADVISORIES), _codes(select, "--select"),
-                        _codes(ignore, "--ignore"))
+    kept = select_codes(list(ADVISORIES),
+                        _codes_option(select, "--select", ADVISORIES, "review"),
+                        _codes_option(ignore, "--ignore", ADVISORIES, "review"))
     table = _calls_model(calls_model) if "R003" in kept else None
     found: list[tuple[str, Finding]] = []
     unreadable = 0
