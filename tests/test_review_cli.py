@@ -131,3 +131,20 @@ def test_a_call_the_model_says_loses_is_r003_at_its_line() -> None:
     assert calls
     assert {(f.line, f.seat) for f in found} == set(calls)
     assert all(f.code == "R003" and "loses" in f.message and "±" in f.message for f in found)
+
+
+def test_replay_marks_the_findings_under_their_events(tmp_path: Path) -> None:
+    code, out, err = run("replay", str(REAL), "-r", "3", "--review", "--color", "never")
+    assert code == 0, err
+    lines = out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.lstrip().startswith("◆ R001"))
+    assert "line 251" in lines[at - 1] and "fontas" in lines[at - 1]  # under its decision
+    assert "review: 1 finding marked" in err
+    page = tmp_path / "r11.html"
+    code, _, err = run("replay", str(REAL), "-r", "11", "--review", "-f", "html", "-o",
+                       str(page))
+    assert code == 0, err
+    html = page.read_text(encoding="utf-8")
+    assert html.count('class="finding"') >= 1 and "all hands open" in html
+    code, out, _ = run("replay", str(REAL), "-r", "3", "--color", "never")
+    assert "◆" not in out  # without --review, nothing of it

@@ -16,7 +16,7 @@ from ..common.atomicfile import (
     LOOP,
     write_atomic,
 )
-from ..common.safetext import clean
+from ..common.safetext import clean, plural
 from ..readers.logfile import LogError, link_loops
 from .app import (
     Colour,
@@ -77,6 +77,12 @@ def replay(
     ] = False,
     variant: VariantOption = None,
     color: ColourOption = Colour.AUTO,
+    review: Annotated[
+        bool, typer.Option("--review", help="Also mark, under the event of each decision, "
+                           "where 'tichu-analyze review' finds that points were lost (R001 "
+                           "sure outs given up, R002 with all hands open, R003 calls against "
+                           "the shipped model).")
+    ] = False,
 ) -> None:
     """Show a game or one round trick by trick, with each violation under its event.
 
@@ -97,6 +103,18 @@ def replay(
                                  if link_loops(log) else "no such file"))
     _not_a_log_read(output, [log])
     view = build(load(log, game, variants=_variants(variant)), game, round_number, seat)
+    if review:
+        from ..analysis.calls import reference
+        from ..review.openhand import OpenHandReview
+        from ..review.reviewer import review_file
+        from ..views.audit import mark_findings
+        from .review import calls_review
+
+        found = review_file(log, [OpenHandReview()], per_round=calls_review(reference()),
+                            variants=_variants(variant))
+        marked = mark_findings(view, found)
+        err.print(f"review: {plural(marked, 'finding')} marked under their events",
+                  highlight=False, markup=False)
     try:
         if output_format is ReplayFormat.HTML:
             assert output is not None

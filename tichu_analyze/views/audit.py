@@ -74,6 +74,7 @@ from ..core.variants import PUBLISHER, VARIANTS, Rules, setting
 from ..core.visitor import SKIP
 from ..readers.bsw import TCH_TOKEN
 from ..readers.logfile import is_tch, replay_file
+from ..review.findings import ADVISORIES, Finding
 
 __all__ = [
     "AuditError",
@@ -238,6 +239,7 @@ class Entry:
     place: int | None = None  # 1, 2, 3...: the seat went out with this play
     inferred: bool = False  # a pass or Dragon gift a .tch file left out (a later event's line)
     takes: bool = False  # bsw (rules 9.4): the winner's pass that took its trick
+    findings: list[Finding] = field(default_factory=list)  # the review's, at this decision
 
 
 @dataclass(slots=True)
@@ -426,6 +428,26 @@ def build(trace: Trace, game: str | None = None, round: int | None = None,
         if game_level:
             view.elsewhere.append(("the game", sorted(game_level, key=_line)))
     return view
+
+
+def mark_findings(view: GameView, findings: Iterable[Finding]) -> int:
+    """Put each of the review's ``findings`` (``tichu-analyze review``) under the event of
+    its decision in ``view``: the play or pass of its seat at its line in its round (an
+    R003 at the line of its call, or of the round's start when it is about a call not
+    made). Returns how many found their event."""
+    by_place: dict[tuple[int, int], list[Finding]] = {}
+    for f in findings:
+        if f.game == view.game:
+            by_place.setdefault((f.round, f.line), []).append(f)
+    placed = 0
+    for v in view.rounds:
+        entries = v.top + v.setup + [e for t in v.tricks for e in t.entries] + v.after
+        for e in entries:
+            here = by_place.pop((v.record.round, e.line), None)
+            if here:
+                e.findings += here
+                placed += len(here)
+    return placed
 
 
 def _next_start(rounds: list[RoundRecord], rec: RoundRecord) -> int | None:
@@ -1269,6 +1291,18 @@ def _text_note(w: _TextWriter, note: Note, indent: int, line_width: int | None =
         w.add([(" " * (indent + 2), "")], body)
 
 
+def _finding_words(f: Finding) -> str:
+    label = "review, all hands open" if f.hindsight else "review"
+    return f"{f.code} {ADVISORIES[f.code].name} ({label}): "
+
+
+def _text_finding(w: _TextWriter, f: Finding, indent: int) -> None:
+    """A review finding at column ``indent``, under the event of its decision."""
+    head = f"◆ {_finding_words(f)}"
+    w.add([(" " * indent, ""), (head, "bold magenta")], [(clean(f.message, TEXT_LIMIT), "")],
+          hang=indent + 2)
+
+
 def _line_prefix(w: _TextWriter, line: int, seat: int | None, lw: int) -> list[Seg]:
     who = w.who(seat) if seat is not None else ""
     pad = max(w.who_width - cell_len(who), 0)
@@ -1291,6 +1325,8 @@ def _text_entry(w: _TextWriter, view: GameView, e: Entry, lw: int) -> None:
                   w.segs(event_phrase(e, _viewer(view, w.state, seat))))
         for n in e.notes:
             _text_note(w, n, body_col)
+        for f in e.findings:
+            _text_finding(w, f, body_col)
         return
     for n in e.notes:  # a diagnostic at a line that is no event of the round
         _text_note(w, n, 2, line_width=lw)
@@ -1710,6 +1746,12 @@ class _Html:
                 out.append(self.cards(p.tokens))
         return "".join(out)
 
+    def finding(self, f: Finding) -> str:
+        """A review finding, under the event of its decision."""
+        return (f'<tr class="finding"><td></td><td></td><td><span class="code" '
+                f'style="color:#8a2be2">◆ {self.text(_finding_words(f))}</span>'
+                f"{self.text(f.message)}</td></tr>")
+
     def note(self, n: Note, cols: int, with_line: bool = False) -> str:
         d = n.diagnostic
         sev = "" if d.severity == "error" else f" ({d.severity})"
@@ -1830,6 +1872,7 @@ def _html_entry(h: _Html, e: Entry) -> list[str]:
                        f"<td>{h.pieces(event_phrase(e, _viewer(view, h.state, seat)))}</td>"
                        "</tr>")
         out += [h.note(n, 1) for n in e.notes]
+        out += [h.finding(f) for f in e.findings]
         return out
     for n in e.notes:
         out.append(f'<tr class="event"><td class="ln">line {e.line}</td><td class="who"></td>'
