@@ -502,7 +502,7 @@ def test_an_interrupted_new_site_leaves_nothing(hand: Dataset, tmp_path: Path,
     with monkeypatch.context() as mp:
         mp.setattr(site, "_player_page", interrupted)
         with pytest.raises(KeyboardInterrupt):
-            write_site(hand, tmp_path / "new" / "site")
+            write_site(hand, tmp_path / "new" / "site", min_rounds=0)
     assert list((tmp_path / "new").iterdir()) == []
     index = write_site(hand, tmp_path / "new" / "site")  # the next run is not refused
     assert index.is_file()
