@@ -476,7 +476,7 @@ def test_an_interrupted_rewrite_leaves_the_earlier_site(hand: Dataset, tmp_path:
     left whole, and no temporary folder stays behind."""
     from tichu_analyze.views import site
 
-    write_site(hand, tmp_path / "site", max_games=2)
+    write_site(hand, tmp_path / "site", max_games=2, min_rounds=0)
     before = _tree(tmp_path / "site")
     written: list[str] = []
 
@@ -486,7 +486,7 @@ def test_an_interrupted_rewrite_leaves_the_earlier_site(hand: Dataset, tmp_path:
 
     monkeypatch.setattr(site, "_player_page", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_site(hand, tmp_path / "site", max_games=1)
+        write_site(hand, tmp_path / "site", max_games=1, min_rounds=0)
     assert written  # it was interrupted after the game pages were written
     assert _tree(tmp_path / "site") == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]
@@ -502,7 +502,7 @@ def test_an_interrupted_new_site_leaves_nothing(hand: Dataset, tmp_path: Path,
     with monkeypatch.context() as mp:
         mp.setattr(site, "_player_page", interrupted)
         with pytest.raises(KeyboardInterrupt):
-            write_site(hand, tmp_path / "new" / "site")
+            write_site(hand, tmp_path / "new" / "site", min_rounds=0)
     assert list((tmp_path / "new").iterdir()) == []
     index = write_site(hand, tmp_path / "new" / "site")  # the next run is not refused
     assert index.is_file()

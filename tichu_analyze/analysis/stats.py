@@ -715,9 +715,16 @@ def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
     """``defs`` computed over ``frame`` grouped by column ``by``, in the order of most rows
     (a lazy frame is aggregated by the streaming engine); with ``pairs``, a partnership's
     rows make a round (each row counting for its ``share``, :func:`team_rows`)."""
+    return {str(key[0]): stats for key, stats in _aggregate_by(frame, [by], defs, pairs)}
+
+
+def _aggregate_by(frame: Frame, keys: list[str], defs: Sequence[StatDef], pairs: bool = False
+                  ) -> list[tuple[tuple[object, ...], dict[str, Stat]]]:
+    """:func:`_aggregate` grouped by the columns ``keys``: (key values, statistics) in the
+    order of most rows."""
+    by = keys
     lf = frame.lazy()
     scored = lf.filter(pl.col("status") == "scored")
-    rows: dict[str, dict[str, Stat]] = {}
     aggs = []
     for d in defs:
         if d.kind is StatKind.COUNT:
@@ -732,7 +739,9 @@ def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
     table = collect(counts)
     if aggs:
         table = table.join(collect(scored.group_by(by).agg(aggs)), on=by, how="left")
-    table = table.sort(["__scored", "__all", by], descending=[True, True, False])
+    table = table.sort(["__scored", "__all", *by],
+                       descending=[True, True, *([False] * len(by))])
+    out: list[tuple[tuple[object, ...], dict[str, Stat]]] = []
     for rec in table.iter_rows(named=True):
         stats: dict[str, Stat] = {}
         for d in defs:
@@ -741,8 +750,8 @@ def _aggregate(frame: Frame, by: str, defs: Sequence[StatDef],
             else:
                 stats[d.key] = Stat(rec[f"{d.key}__n"] or 0, int(rec[f"{d.key}__d"] or 0),
                                     d.unit, d.kind)
-        rows[str(rec[by])] = stats
-    return rows
+        out.append((tuple(rec[k] for k in by), stats))
+    return out
 
 
 _F = TypeVar("_F", pl.DataFrame, pl.LazyFrame)
@@ -905,16 +914,16 @@ def overview(ds: Dataset, player: str | None = None) -> Overview:
     r = ds.lseats if player is None else ds.lrounds.filter(pl.col("player") == player)
     g = ds.lgames if player is None else ds.lgames.filter(pl.col("player") == player)
     v = ds.violations if player is None else ds.violations.filter(pl.col("player") == player)
-    if player is None:  # one row per round and game: the first seat's (a trichu game's
-        # rows are per person, of no fixed seat: its first row)
+    if player is None:  # one row per round: the first seat's (a substitute takes the
+        # seat in the round's substitutes, not in a row of its own)
         r = r.filter(pl.col("seat") == 0)
-        g = pl.concat([g.filter((pl.col("seat") == 0) & pl.col("team").is_not_null()),
-                       g.filter(pl.col("team").is_null()).unique(["file", "game"])])
     by_status = dict(collect(r.group_by("status").agg(pl.len())).iter_rows())
-    games = collect(g.select(  # played to the end: its game_end, or a winner (a .tch log
-        # records no end; as 'games' and the datasets' `won` read it)
-        pl.len().alias("n"),
-        (pl.col("ended").fill_null(False) | pl.col("won").is_not_null()).sum().alias("ended")))
+    # one per game of the games table (a seat that changed hands has a row per occupant),
+    # played to the end: its game_end, or a winner (a .tch log records no end; as 'games'
+    # and the datasets' `won` read it)
+    g = g.group_by("file", "game").agg(
+        (pl.col("ended").fill_null(False) | pl.col("won").is_not_null()).any().alias("end"))
+    games = collect(g.select(pl.len().alias("n"), pl.col("end").sum().alias("ended")))
     files = collect(r.select(pl.col("file").n_unique())).item()
     return Overview(
         files=int(files),
@@ -1216,6 +1225,36 @@ def with_and_against(ds: Dataset, player: str) -> tuple[StatTable, StatTable]:
                       _aggregate(by_partner, "group", _WITH_DEFS)),
             StatTable(f"{shown(player)} by opponent", "opponent", _WITH_DEFS,
                       _aggregate(by_opp, "group", _WITH_DEFS)))
+
+
+def every_player(ds: Dataset) -> tuple[dict[str, Stat], dict[str, dict[str, Stat]]]:
+    """The field (every player's rounds together) and each player, :data:`PLAYER_STATS`:
+    two grouped queries over the rounds, for pages of every player."""
+    field = _aggregate(ds.lrounds.with_columns(pl.lit(FIELD_ALL).alias("group")), "group",
+                       PLAYER_STATS)
+    return field.get(FIELD_ALL, {}), _aggregate(ds.lrounds, "player", PLAYER_STATS)
+
+
+FIELD_ALL = "(every player)"
+"""The row of every player's rounds together, on a player's page of the site."""
+
+
+def partners_and_opponents(ds: Dataset) -> tuple[
+        dict[str, list[tuple[str, dict[str, Stat]]]], dict[str, list[tuple[str, dict[str, Stat]]]]]:
+    """:func:`with_and_against` for every player at once (one grouped query each): per
+    player, its partners and its opponents with their statistics, most rounds first."""
+    by_partner = ds.lrounds.with_columns(pl.col("partners").alias("group")).explode("group")
+    opp = ds.lrounds.select("file", "game", "round", pl.col("team").alias("opp_team"),
+                           pl.col("player").alias("group"))
+    by_opp = ds.lrounds.join(opp, on=["file", "game", "round"]).filter(
+        pl.col("team") != pl.col("opp_team"))
+    out: list[dict[str, list[tuple[str, dict[str, Stat]]]]] = []
+    for frame in (by_partner.filter(pl.col("group").is_not_null()), by_opp):
+        rows: dict[str, list[tuple[str, dict[str, Stat]]]] = {}
+        for (player, other), stats in _aggregate_by(frame, ["player", "group"], _WITH_DEFS):
+            rows.setdefault(str(player), []).append((str(other), stats))
+        out.append(rows)
+    return out[0], out[1]
 
 
 # -- variants ----------------------------------------------------------------------------

@@ -32,10 +32,20 @@ from typing import Any
 
 import polars as pl
 
-from ..analysis.plots import PlotKind, plot, render
-from ..analysis.stats import Dataset, Filters
+from ..analysis.stats import (
+    FIELD_ALL,
+    PLAYER_STATS,
+    Dataset,
+    Filters,
+    Stat,
+    StatTable,
+    every_player,
+    games_won,
+    partners_and_opponents,
+    victory_headers,
+)
 from ..common.atomicfile import OutputError, not_a_folder, remove_stale
-from ..common.safetext import clean
+from ..common.safetext import clean, plural
 from ..data.datasets import DatasetError, _replace
 from .report import (
     Link,
@@ -43,15 +53,20 @@ from .report import (
     header_html,
     page,
     report_sections,
-    svg_figure,
+    stat_tables_html,
     toc_html,
     violation_list_html,
 )
 
-MAX_GAMES = 300
-"""Games that get a page (and their rounds a replay page), in dataset order."""
-MAX_PLAYERS = 300
-"""Players that get a page, those with the most rounds first."""
+MAX_GAMES = 100_000
+"""Games that get a page (and their rounds a replay page), in dataset order
+(``--max-games``)."""
+MAX_PLAYERS = 100_000
+"""Players that get a page, those with the most rounds first (``--max-players``)."""
+MIN_ROUNDS = 20
+"""Players with fewer rounds are listed on the index but get no page (``--min-rounds``)."""
+TOP_PARTNERS = 10
+"""Partners and opponents on a player's page; the rest are on a page of their own."""
 MAX_VIOLATIONS = 2000
 """Violations listed one by one on the index (each game page lists all of its own)."""
 
@@ -221,24 +236,164 @@ def _call_label(call: str) -> str:
     return "Grand Tichu" if call == "grand_tichu" else "Tichu"
 
 
+# -- the tables the pages are rendered from ------------------------------------------------
+
+
+GameKey = tuple[str, str]
+
+
+def _by(frame: pl.DataFrame, keys: list[str]) -> dict[Any, pl.DataFrame]:
+    """``frame`` split by ``keys`` (one pass): key (a value, or a tuple of them) to rows."""
+    if frame.is_empty():
+        return {}
+    parts = frame.partition_by(keys, as_dict=True, maintain_order=True)
+    return {(k if len(keys) > 1 else k[0]): v for k, v in parts.items()}
+
+
+@dataclass
+class _Tables:
+    """Every statistic the pages show, computed once by a few grouped queries."""
+
+    field: dict[str, Stat]
+    players: dict[str, dict[str, Stat]]
+    won: dict[str, Stat]
+    partners: dict[str, list[tuple[str, dict[str, Stat]]]]
+    opponents: dict[str, list[tuple[str, dict[str, Stat]]]]
+    seats: dict[Any, pl.DataFrame]          # (file, game): every seat's rounds rows
+    bombs_of_game: dict[Any, pl.DataFrame]
+    bombs_of_player: dict[Any, pl.DataFrame]
+    violations_of_game: dict[Any, pl.DataFrame]
+    violations_of_player: dict[Any, pl.DataFrame]
+    scored_of_player: dict[Any, pl.DataFrame]
+    defs: tuple[Any, ...]
+
+    @classmethod
+    def build(cls, ds: Dataset, games: set[GameKey], players: set[str]) -> _Tables:
+        field, rows = every_player(ds)
+        partners, opponents = partners_and_opponents(ds)
+        won = {k: g.stat() for k, g in games_won(ds, "player").items()}
+        keys = pl.DataFrame({"file": [k[0] for k in games], "game": [k[1] for k in games]},
+                            schema={"file": pl.String, "game": pl.String})
+        seats = ds.lseats.join(keys.lazy(), on=["file", "game"], how="semi")
+        bombs = _bombs(ds)
+        v = ds.violations.sort("line", nulls_last=True)
+        names = pl.Series("player", sorted(players), pl.String)
+        scored = ds.lscored.filter(pl.col("player").is_in(names.implode())).select(
+            "file", "game", "round", "player", "call", "call_success", "hx_strength",
+            "finish_position", "team_victory_for", "team_victory_against", "partners",
+            "team_score", "opponent_score").sort("file", "game", "round")
+        return cls(field, rows, won, partners, opponents,
+                   _by(seats.sort("file", "game", "round", "seat").collect(), ["file", "game"]),
+                   _by(bombs, ["file", "game"]),
+                   _by(bombs.filter(pl.col("played_by").is_in(names.implode())),
+                       ["played_by"]),
+                   _by(v, ["file", "game"]),
+                   _by(v.filter(pl.col("player").is_in(names.implode())), ["player"]),
+                   _by(scored.collect(), ["player"]),
+                   victory_headers(PLAYER_STATS, ds))
+
+
+# -- small figures, drawn as inline SVG ---------------------------------------------------
+
+
+def _svg_line(series: list[tuple[str, str, list[float]]], width: int = 640, height: int = 200,
+              label: str = "") -> str:
+    """Lines (name, colour, values) over a shared x axis as inline SVG, with a zero line and
+    the last value of each: the score line of a game, a player's running margin."""
+    values = [v for _, _, vs in series for v in vs] + [0.0]
+    lo, hi = min(values), max(values)
+    if hi == lo:
+        hi = lo + 1
+    n = max((len(vs) for _, _, vs in series), default=1)
+    left, right, top, bottom = 48, 150, 10, 22
+
+    def xy(i: int, v: float) -> str:
+        x = left + (width - left - right) * (i / max(n - 1, 1))
+        y = top + (height - top - bottom) * (hi - v) / (hi - lo)
+        return f"{x:.1f},{y:.1f}"
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+             f'width="{width}" height="{height}" role="img" aria-label="{esc(label)}">',
+             f'<line x1="{left}" x2="{width - right}" y1="{xy(0, 0).split(",")[1]}" '
+             f'y2="{xy(0, 0).split(",")[1]}" stroke="#999" stroke-dasharray="3 3"/>',
+             f'<text x="{left - 4}" y="{top + 8}" text-anchor="end" font-size="11">'
+             f"{hi:g}</text>",
+             f'<text x="{left - 4}" y="{height - bottom}" text-anchor="end" font-size="11">'
+             f"{lo:g}</text>",
+             f'<text x="{left}" y="{height - 6}" font-size="11">1</text>',
+             f'<text x="{width - right}" y="{height - 6}" text-anchor="end" font-size="11">'
+             f"{n}</text>"]
+    for k, (name, colour, vs) in enumerate(series):
+        if not vs:
+            continue
+        points = " ".join(xy(i, v) for i, v in enumerate(vs))
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
+                     f'points="{points}"/>')
+        parts.append(f'<text x="{width - right + 6}" y="{top + 14 + 16 * k}" font-size="12" '
+                     f'fill="{colour}">{esc(name)}: {vs[-1]:g}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+_TEAM_COLOURS = ("#0072B2", "#D55E00")
+
+
+def _rounds_text(rounds: list[int]) -> str:
+    """``[1, 2, 3, 5]`` as ``rounds 1-3, 5``."""
+    spans: list[list[int]] = []
+    for n in sorted(set(rounds)):
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+    return ("round " if len(rounds) == 1 else "rounds ") + text
+
+
+def occupants(r: pl.DataFrame) -> dict[int, list[tuple[str, str]]]:
+    """Every person who played each seat of a game's rounds rows ``r``, in the order they
+    sat there, with the rounds they played: the player who began a round, and a substitute
+    who took the seat during it (``rounds.substitutes``)."""
+    seen: dict[int, dict[str, list[int]]] = {}
+    took: dict[int, dict[str, list[int]]] = {}
+    subs = "substitutes" in r.columns
+    for rec in r.iter_rows(named=True):
+        s, n = int(rec["seat"]), int(rec["round"])
+        seen.setdefault(s, {}).setdefault(str(rec["player"]), []).append(n)
+        for sub in (rec["substitutes"] or []) if subs else []:
+            took.setdefault(s, {}).setdefault(str(sub), []).append(n)
+    out: dict[int, list[tuple[str, str]]] = {}
+    for s in sorted(set(seen) | set(took)):
+        people = []
+        for p, ns in seen.get(s, {}).items():
+            people.append((p, _rounds_text(ns)))
+        for p, ns in took.get(s, {}).items():
+            people.append((p, "took the seat during " + _rounds_text(ns)))
+        out[s] = people
+    return out
+
+
 # -- pages --------------------------------------------------------------------------------
 
 
-def _game_page(site: Site, file: str, game: str, name: str, first_out: dict[RoundKey, tuple[
-        int | None, int | None, int | None]], bombs: pl.DataFrame) -> str:
+def _game_page(site: Site, t: _Tables, file: str, game: str, first_out: dict[RoundKey, tuple[
+        int | None, int | None, int | None]]) -> str:
     ds = site.ds
-    r = ds.seat_rows.filter((pl.col("file") == file) & (pl.col("game") == game)).sort(
-        "round", "seat")
+    r = t.seats.get((file, game), pl.DataFrame(schema=ds.lseats.collect_schema()))
     g = ds.games.filter((pl.col("file") == file) & (pl.col("game") == game))
     trichu = r.get_column("role").is_not_null().any()
     link = site.player_link("../")
+
+    def named(p: str, rounds: str) -> str:
+        return f"{_a(link(p), esc(p))} <small>({esc(rounds)})</small>"
+
+    seated = occupants(r)
     if trichu:  # the seating changes every round: the persons, and the rounds' teams below
         who = " · ".join(_a(link(p), esc(p)) for p in sorted(
             r.filter(pl.col("role") != "dummy").get_column("player").unique().to_list()))
     else:
-        seats = {int(s): str(p) for s, p in r.select("seat", "player").unique().iter_rows()}
-        who = " · ".join(f"seat {s}: {_a(link(seats[s]), esc(seats[s]))} (team {s % 2})"
-                         for s in sorted(seats))
+        who = " · ".join(f"seat {s}: " + ", ".join(named(p, n) for p, n in people)
+                         + f" (team {s % 2})" for s, people in seated.items())
     title = f"Game {game}"
     body = ['<nav class="crumbs"><a href="../index.html">&larr; the report</a></nav>',
             f"<h1>{esc(title)}</h1>",
@@ -267,31 +422,29 @@ def _game_page(site: Site, file: str, game: str, name: str, first_out: dict[Roun
     missing = site.missing.get((file, game))
     if missing:
         body.append(f'<p class="gone">{esc(missing)}.</p>')
-    try:
-        fig = plot(ds, PlotKind.SCORE, game=f"{file}:{game}")
-        body.append(svg_figure("plot-score", render(fig, "svg"), fig.get_suptitle(),
-                               "Score progression: running totals, each round's score and "
-                               "the calls."))
-    except DatasetError:
-        pass
-    game_bombs = bombs.filter((pl.col("file") == file) & (pl.col("game") == game))
+    game_bombs = _by(t.bombs_of_game.get((file, game), pl.DataFrame()), ["round"])
+    game_violations = t.violations_of_game.get((file, game), pl.DataFrame(
+        schema=ds.violations.schema))
+    by_round = _by(game_violations, ["round"])
     rows = []
     totals = [0, 0]
-    for n in sorted(set(r.get_column("round").to_list())):
-        rr = r.filter(pl.col("round") == n)
+    lines: list[list[float]] = [[], []]
+    for n, rr in _by(r, ["round"]).items():
         key = (file, game, int(n))
         status = str(rr.get_column("status")[0])
-        score = {int(t): s for t, s in rr.select("team", "team_score").unique().iter_rows()}
+        score = {int(x): s for x, s in rr.select("team", "team_score").unique().iter_rows()
+                 if x is not None}
         cells = [_a(site.round_href(key), f"round {n}"), esc(status)]
-        for t in (0, 1):
-            v = score.get(t) if status == "scored" else None
-            totals[t] += v or 0
+        for team in (0, 1):
+            v = score.get(team) if status == "scored" else None
+            totals[team] += v or 0
+            lines[team].append(float(totals[team]))
             if trichu:  # each round's teams: who sat in them (the persons score that)
-                names = " & ".join(esc(p) for p in rr.filter(pl.col("team") == t).get_column(
-                    "player").to_list())
+                names = " & ".join(esc(p) for p in rr.filter(pl.col("team") == team)
+                                   .get_column("player").to_list())
                 cells.append(f"{'' if v is None else v} <small>({names})</small>")
             else:
-                cells.append("" if v is None else f"{v} <small>({totals[t]})</small>")
+                cells.append("" if v is None else f"{v} <small>({totals[team]})</small>")
         calls = []
         for rec in rr.filter(pl.col("call").is_not_null()).iter_rows(named=True):
             label = f"{_call_label(rec['call'])} {esc(rec['player'])}"
@@ -308,33 +461,40 @@ def _game_page(site: Site, file: str, game: str, name: str, first_out: dict[Roun
             calls.append(_a(site.round_href(key, part="result"),
                             f"{_victory(rr.height)}, team {dv.get_column('team')[0]}"))
         cells.append(" ".join(calls))
-        cells.append(" ".join(
+        rb = game_bombs.get(n)
+        cells.append("" if rb is None else " ".join(
             _a(site.round_href(key, b["line"], b["trick"]),
                f"{esc(b['player'])}: {esc(_cards(b['cards']))}")
-            for b in game_bombs.filter(pl.col("round") == n).iter_rows(named=True)))
+            for b in rb.iter_rows(named=True)))
         gifts = [f"{esc(p)} gave {int(k)}" for p, k in rr.select(
             "player", "dragon_gifts_given").iter_rows() if k]
         gifts += [f"{esc(p)} got {int(k)}" for p, k in rr.select(
             "player", "dragon_gifts_received").iter_rows() if k]
         cells.append(_a(site.round_href(key), "; ".join(gifts)) if gifts else "")
-        v = ds.violations.filter((pl.col("file") == file) & (pl.col("game") == game)
-                                 & (pl.col("round") == n))
-        cells.append(" ".join(_a(site.violation_href(x), esc(x["code"]))
-                              for x in v.iter_rows(named=True)))
+        rv = by_round.get(n)
+        cells.append("" if rv is None else " ".join(
+            _a(site.violation_href(x), esc(x["code"])) for x in rv.iter_rows(named=True)))
         rows.append('<tr><td class="calls">' + "</td><td class=\"calls\">".join(cells)
                     + "</td></tr>")
+    if not trichu and lines[0]:
+        legend = [" & ".join(p for s in seated if s % 2 == team for p, _ in seated[s])
+                  for team in (0, 1)]
+        body.append('<figure id="plot-score">' + _svg_line(
+            [(f"team {team} ({legend[team]})", _TEAM_COLOURS[team], lines[team])
+             for team in (0, 1)], label="score progression")
+            + "<figcaption>Score progression: each team's running total after each round "
+            "(the calls are in the table below).</figcaption></figure>")
     head = "".join(f"<th>{h}</th>" for h in (
         "round", "status", "team 0<small>round (total)</small>",
         "team 1<small>round (total)</small>", "calls<small>&#10003; made, &#10007; failed "
-        "(links to the trick it failed in)</small>", "bombs", "Dragon gifts", "violations"))
+        "(links to the trick it failed in); under who made it</small>", "bombs",
+        "Dragon gifts", "violations"))
     body += ['<h2 id="rounds">Rounds</h2>',
              f'<div class="scroll"><table id="game-rounds"><thead><tr>{head}</tr></thead>'
              "<tbody>" + "\n".join(rows) + "</tbody></table></div>"]
-    v = ds.violations.filter((pl.col("file") == file) & (pl.col("game") == game)).sort(
-        "line", nulls_last=True)
     body += ['<h2 id="violations">Violations</h2>',
-             violation_list_html(v, v.height, " in this game", site.violation_href,
-                                 "game-violations")]
+             violation_list_html(game_violations, game_violations.height, " in this game",
+                                 site.violation_href, "game-violations")]
     return page(f"{title} - Tichu report", body, _CSS)
 
 
@@ -356,15 +516,60 @@ def _event_list(site: Site, rows: Iterator[tuple[RoundKey, int | None, int | Non
     return f'<ul id="{ident}">' + "".join(items) + "</ul>"
 
 
-def _player_page(site: Site, player: str, first_out: dict[RoundKey, tuple[
-        int | None, int | None, int | None]], bombs: pl.DataFrame) -> str:
+def _others_table(site: Site, t: _Tables, player: str, title: str, header: str,
+                  rows: list[tuple[str, dict[str, Stat]]], ident: str,
+                  more: str | None) -> str:
+    table = StatTable(title, header, tuple(d for d in t.defs if d.key in rows[0][1])
+                      if rows else (), dict(rows))
+    note = "" if more is None else (
+        f'<p>The {len(rows)} with the most rounds; <a href="{esc(more)}">all of them</a>.</p>')
+    return note + stat_tables_html(table, ident, None, link=site.player_link("../"))
+
+
+def _player_page(site: Site, t: _Tables, player: str, name: str,
+                 first_out: dict[RoundKey, tuple[int | None, int | None, int | None]]
+                 ) -> tuple[str, dict[str, str]]:
+    """The player's page, and the pages of all its partners and opponents when it has more
+    than :data:`TOP_PARTNERS` (file name to markup)."""
     ds = site.ds
     title = f"Tichu report: {player}"
-    sections = report_sections(ds, player, plots=True, link=site.player_link("../"),
-                               violation_link=site.violation_href,
-                               plot_kinds=(PlotKind.TREND, PlotKind.CALIBRATION))
-    mine = ds.scored.filter(pl.col("player") == player).sort("file", "game", "round")
-    failed = mine.filter(pl.col("call").is_not_null() & ~pl.col("call_success").fill_null(True))
+    mine = t.scored_of_player.get(player, pl.DataFrame())
+    own = t.players.get(player, {})
+    table = StatTable(f"{player} against every player", "player", t.defs,
+                      {player: own, FIELD_ALL: t.field})
+    extra: dict[str, str] = {}
+    sections = [("players", table.title,
+                 "<p>The player's rounds, and every player's rounds together (the player's "
+                 "own included).</p>\n"
+                 + stat_tables_html(table, "players", player, {player: t.won.get(
+                     player, Stat(0, 0, "games with a winner"))}, link=site.player_link("../")))]
+    if mine.height:
+        margin = (mine.get_column("team_score") - mine.get_column("opponent_score")).cum_sum()
+        sections.append(("trend", "Running point margin", '<figure id="plot-trend">'
+                         + _svg_line([(player, _TEAM_COLOURS[0],
+                                       [float(x) for x in margin.to_list()])],
+                                     label="running point margin")
+                         + "<figcaption>The player's team's points minus the other team's, "
+                         "summed over the player's scored rounds in dataset order."
+                         "</figcaption></figure>"))
+    for key, heading, header, rows in (("partners", "partner", "partner",
+                                        t.partners.get(player, [])),
+                                       ("opponents", "opponent", "opponent",
+                                        t.opponents.get(player, []))):
+        more = None
+        if len(rows) > TOP_PARTNERS:
+            more = f"{name.removesuffix('.html')}-{key}.html"
+            whole = _others_table(site, t, player, f"{player} by {heading}", header, rows,
+                                  f"by-{heading}", None)
+            extra[more] = page(f"{title}: every {heading}", [
+                f'<nav class="crumbs"><a href="{esc(name)}">&larr; {esc(player)}</a></nav>',
+                f"<h1>{esc(player)}: every {esc(heading)}</h1>", whole], _CSS)
+        sections.append((f"by-{heading}", f"{player} by {heading}", _others_table(
+            site, t, player, f"{player} by {heading}", header, rows[:TOP_PARTNERS],
+            f"by-{heading}", more)))
+
+    failed = mine.filter(pl.col("call").is_not_null()
+                         & ~pl.col("call_success").fill_null(True)) if mine.height else mine
 
     def failed_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
         for rec in failed.iter_rows(named=True):
@@ -376,6 +581,8 @@ def _player_page(site: Site, player: str, first_out: dict[RoundKey, tuple[
                    + ("" if trick is None else f", someone else out first in trick {trick}"))
 
     def double_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
+        if not mine.height:
+            return
         dv = mine.filter(pl.col("team_victory_for").fill_null(False)
                          | pl.col("team_victory_against").fill_null(False))
         for rec in dv.iter_rows(named=True):
@@ -387,26 +594,37 @@ def _player_page(site: Site, player: str, first_out: dict[RoundKey, tuple[
     def bomb_rows() -> Iterator[tuple[RoundKey, int | None, int | None, str | None, str]]:
         # the trichu dummy's bombs are its solo player's (played_by), as its moves are;
         # marked, as the player's statistics (its own seat's rows) do not count them
-        for b in bombs.filter(pl.col("played_by") == player).iter_rows(named=True):
+        for b in t.bombs_of_player.get(player, pl.DataFrame()).iter_rows(named=True):
             dummy = ("" if b["player"] == player
                      else f" (at the dummy's seat, {esc(b['player'])})")
             yield ((b["file"], b["game"], int(b["round"])), b["line"], b["trick"], None,
                    f"bomb {esc(_cards(b['cards']))} in trick {b['trick']}{dummy}")
 
-    sections[-1:-1] = [
+    v = t.violations_of_player.get(player, pl.DataFrame(schema=ds.violations.schema))
+    sections += [
         ("failed-calls", "Failed calls", _event_list(site, failed_rows(), "failed-call-list",
-                                                    "No failed calls.")),
+                                                    "No failed calls.")
+         + "<p>Hand strength: the strength of the 14 cards after the exchange (see the "
+         "index's definitions).</p>"),
         ("double-victories", "Double victories",
          _event_list(site, double_rows(), "double-victory-list", "No double victories.")),
         ("bombs-played", "Bombs played",
          _event_list(site, bomb_rows(), "bomb-list", "No bombs played.")),
+        ("player-violations", f"Violations by {player}",
+         violation_list_html(v.head(500), v.height, f" by {player}", site.violation_href,
+                             "player-violations")),
     ]
+    rounds = own.get("rounds")
+    count = "" if rounds is None else f"{rounds.denominator} rounds ({rounds.numerator} scored)"
     body = ['<nav class="crumbs"><a href="../index.html">&larr; the report</a></nav>',
-            *header_html(ds, title, player, source=site.source),
-            toc_html([(a, t) for a, t, _ in sections])]
+            f"<h1>{esc(title)}</h1>",
+            f'<p class="meta">{esc(count)} in <code>{esc(site.source or ds.path)}</code>. '
+            "The field's plots and the depth tables are on the "
+            '<a href="../index.html">index</a>.</p>',
+            toc_html([(a, h) for a, h, _ in sections])]
     for anchor, heading, markup in sections:
         body += [f'<h2 id="{esc(anchor)}">{esc(heading)}</h2>', markup]
-    return page(title, body, _CSS)
+    return page(title, body, _CSS), extra
 
 
 def _games_list(site: Site, keys: list[tuple[str, str]]) -> str:
@@ -459,7 +677,7 @@ def _temporary(root: Path) -> str:
 def write_site(ds: Dataset, out: str | Path, player: str | None = None,
                filters: Filters | None = None, max_games: int = MAX_GAMES,
                max_players: int = MAX_PLAYERS, show_progress: bool = False,
-               source: str | None = None) -> Path:
+               source: str | None = None, min_rounds: int = MIN_ROUNDS) -> Path:
     """Write the report site into the directory ``out`` and return its index page
     (``source``: the logs a cached ``ds`` was ingested from, named in its headers).
 
@@ -489,7 +707,7 @@ def write_site(ds: Dataset, out: str | Path, player: str | None = None,
             tmp.mkdir()
             with count_bar(show_progress) as progress:
                 _write_pages(ds, tmp, player, filters, max_games, max_players, progress,
-                             source)
+                             source, min_rounds)
             _replace(tmp, dest)  # tmp now holds the earlier site, if any
         except OSError as e:
             raise OutputError(f"{root}: cannot write: {e.strerror or e}") from None
@@ -522,7 +740,7 @@ def _check_replaceable(root: Path) -> None:
 
 def _write_pages(ds: Dataset, root: Path, player: str | None, filters: Filters | None,
                  max_games: int, max_players: int, progress: Any,
-                 source: str | None = None) -> None:
+                 source: str | None = None, min_rounds: int = MIN_ROUNDS) -> None:
     """Every page of the site, into the empty folder ``root``."""
     for sub in ("players", "games", "rounds"):
         (root / sub).mkdir()
@@ -536,8 +754,10 @@ def _write_pages(ds: Dataset, root: Path, player: str | None, filters: Filters |
     site.games = {k: f"g{i:04d}.html" for i, k in enumerate(paged, 1)}
     counts = ds.rounds.group_by("player").agg(pl.len().alias("n")).sort(
         ["n", "player"], descending=[True, False])
-    names = [str(p) for p in counts.get_column("player").to_list() if p is not None]
-    site.players = {p: f"p{i:04d}.html" for i, p in enumerate(names[:max_players], 1)}
+    counted = [(str(p), int(n)) for p, n in counts.iter_rows() if p is not None]
+    names = [p for p, _ in counted]
+    enough = [p for p, n in counted if n >= min_rounds or p == player]
+    site.players = {p: f"p{i:04d}.html" for i, p in enumerate(enough[:max_players], 1)}
     rounds: dict[tuple[str, str], list[int]] = {}
     for file, game, n in ds.rounds.select("file", "game", "round").unique().sort(
             "file", "game", "round").iter_rows():
@@ -547,22 +767,28 @@ def _write_pages(ds: Dataset, root: Path, player: str | None, filters: Filters |
                + len(site.players) + 1)
     _replay_pages(site, paged, site.games, rounds, bar)
     first_out = _first_out(ds)
-    bombs = _bombs(ds)
+    bar.describe("computing the statistics")
+    tables = _Tables.build(ds, set(site.games), set(site.players))
     bar.describe("writing the game pages")
     for (file, game), name in site.games.items():
         (root / "games" / name).write_text(
-            _game_page(site, file, game, name, first_out, bombs), "utf-8")
+            _game_page(site, tables, file, game, first_out), "utf-8")
         bar.advance()
     bar.describe("writing the player pages")
     for p, name in site.players.items():
-        (root / "players" / name).write_text(_player_page(site, p, first_out, bombs), "utf-8")
+        text, extra = _player_page(site, tables, p, name, first_out)
+        (root / "players" / name).write_text(text, "utf-8")
+        for other, markup in extra.items():
+            (root / "players" / other).write_text(markup, "utf-8")
         bar.advance()
+    del tables
     bar.describe("writing the index")
     title = "Tichu report" + ("" if player is None else f": {player}")
     sections = report_sections(ds, player, plots=True, link=site.player_link(""))
     note = "" if len(keys) <= max_games else (
-        f"<p>The first {max_games} of {len(keys)} games have a page.</p>")
-    sections.insert(-2, ("games", "Games", note + _games_list(site, keys[:max_games * 4])))
+        f"<p>The first {max_games} of {len(keys)} games have a page (<code>--max-games"
+        "</code>); the others are listed without one.</p>")
+    sections.insert(-2, ("games", "Games", note + _games_list(site, keys)))
     every = ds.violations if player is None else ds.violations.filter(
         pl.col("player") == player)
     every = every.sort("file", "line", nulls_last=True)
@@ -571,9 +797,15 @@ def _write_pages(ds: Dataset, root: Path, player: str | None, filters: Filters |
         _index_link(site.violation_href), "all-violations")))
     body = [*header_html(ds, title, player, filters, site.source),
             toc_html([(a, t) for a, t, _ in sections])]
-    if len(names) > max_players:
-        body.append(f"<p>The {max_players} of {len(names)} players with the most rounds have "
-                    "a page.</p>")
+    few = len(names) - len(enough)
+    if few:
+        body.append(f'<p class="note" id="no-page">{plural(few, "player")} with fewer than '
+                    f"{min_rounds} rounds (<code>--min-rounds</code>) are listed in the "
+                    "tables but have no page.</p>")
+    if len(enough) > max_players:
+        body.append(f'<p class="note">The {max_players} of {len(enough)} players with at '
+                    f"least {min_rounds} rounds with the most rounds have a page "
+                    "(<code>--max-players</code>).</p>")
     for anchor, heading, markup in sections:
         body += [f'<h2 id="{esc(anchor)}">{esc(heading)}</h2>', markup]
     (root / "index.html").write_text(page(title, body, _CSS), "utf-8")
