@@ -160,7 +160,7 @@ def test_a_players_list_of_bombs_marks_those_played_at_the_dummys_seat(tmp_path:
     bomb = ds.plays.filter(pl.col("bomb") & (pl.col("player") != pl.col("played_by"))).collect()
     assert bomb.height == 1  # sim-4-2 round 9: the dummy's four 10s, played by its solo player
     solo, game = bomb["played_by"][0], bomb["game"][0]
-    write_site(apply_filters(ds, Filters(game=game)), tmp_path / "site")
+    write_site(apply_filters(ds, Filters(game=game)), tmp_path / "site", min_rounds=0)
     pages = [p.read_text() for p in (tmp_path / "site" / "players").glob("*.html")]
     page = next(p for p in pages if f"<title>Tichu report: {solo}" in p)
     assert "10j 10s 10p 10r in trick" in page and "(at the dummy's seat, Tisch)" in page

@@ -561,3 +561,23 @@ def test_cli_site_output_errors_are_clear(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "--format text" in result.output
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_the_site_options_and_colour_on_the_command_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tichu_analyze.cli import app
+
+    runner = CliRunner()
+    sample = Path(__file__).parent.parent / "sample_logs"
+    ds = tmp_path / "ds"
+    done = runner.invoke(app, ["ingest", str(sample), "--out", str(ds), "--color", "never"])
+    assert done.exit_code == 0, done.stderr
+    done = runner.invoke(app, ["report", str(ds), "-o", f"{tmp_path / 'site'}/",
+                               "--min-rounds", "100000", "--color", "never"])
+    assert done.exit_code == 0, done.stderr
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'id="no-page"' in index and "--min-rounds" in index
+    assert not list((tmp_path / "site" / "players").glob("*.html"))  # listed, no pages
+    done = runner.invoke(app, ["report", str(ds), "-f", "text", "--color", "never"])
+    assert done.exit_code == 0 and "\x1b[" not in done.stdout

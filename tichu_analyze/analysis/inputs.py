@@ -83,7 +83,9 @@ def open_input(paths: Sequence[Path], variants: frozenset[str] = frozenset(),
     if is_dataset(out):
         note(f"using the dataset cached in {out}")
         return Dataset.load(out)
-    note(f"ingesting {len(files)} log file{'s' * (len(files) != 1)} into {out}")
+    note(f"ingesting {len(files)} log file{'s' * (len(files) != 1)} into the cache {out} "
+         "(reused while the logs do not change, deleted at any time; to keep no cache, "
+         "ingest them yourself with 'tichu-analyze ingest LOGS --out DIR' and give DIR)")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as e:

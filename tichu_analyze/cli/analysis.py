@@ -26,11 +26,14 @@ from ..common.safetext import clean
 if TYPE_CHECKING:
     from ..analysis.stats import Dataset, Filters
 from .app import (
+    Colour,
+    ColourOption,
     LogVariantOption,
     _file_name,
     _interrupted,
     _quiet_stop,
     _Stdout,
+    _use_colour,
     _variants,
     app,
     err,
@@ -226,6 +229,21 @@ def report(
     until: UntilOption = None,
     game: GameOption = None,
     variant: LogVariantOption = None,
+    min_rounds: Annotated[
+        int, typer.Option("--min-rounds", min=0, help="site: players with fewer rounds are "
+                          "listed on the index but get no page of their own (the index says "
+                          "how many).", metavar="N"),
+    ] = 20,
+    max_players: Annotated[
+        int, typer.Option("--max-players", min=1, help="site: at most this many player pages "
+                          "(the most rounds first; the index says who was left out).",
+                          metavar="N"),
+    ] = 100_000,
+    max_games: Annotated[
+        int, typer.Option("--max-games", min=1, help="site: at most this many game pages (the "
+                          "index says how many were left out).", metavar="N"),
+    ] = 100_000,
+    color: ColourOption = Colour.AUTO,
 ) -> None:
     """Report statistics per player, partnership and game, as a page, a site or text.
 
@@ -256,6 +274,7 @@ def report(
         problem = not_a_folder(output)
         if problem is not None:
             raise fail(problem)
+    err.no_color = color is Colour.NEVER or bool(os.environ.get("NO_COLOR"))
     player, partner, opponent = _kept(player), _kept(partner), _kept(opponent)
     filters = _filters(player, partner, opponent, since, until, game)
     with _reading_dataset(output):
@@ -266,15 +285,19 @@ def report(
             if _is_site(output):
                 from ..views.site import write_site
 
-                index = write_site(ds, output, player, filters,
-                                   show_progress=err.is_terminal, source=source)
+                index = write_site(ds, output, player, filters, max_games=max_games,
+                                   max_players=max_players, show_progress=err.is_terminal,
+                                   source=source, min_rounds=min_rounds)
                 err.print(f"wrote {index}", highlight=False, markup=False)
                 return
             with _working(f"writing the report {clean(output)}"):
                 write_html(ds, output, player, filters, source)
         elif output is None:
             try:
-                print_text(ds, _Stdout(), player, filters, source)
+                colour = _use_colour(color, sys.stdout)
+                print_text(ds, _Stdout(force_terminal=colour or None, no_color=not colour,
+                                       color_system="auto" if colour else None),
+                           player, filters, source)
                 sys.stdout.flush()
             except BrokenPipeError:  # ... | head: the reader has what it wanted
                 _quiet_stop()

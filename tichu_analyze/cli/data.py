@@ -20,6 +20,8 @@ from ..common.safetext import clean, plural
 from ..core.diagnostics import Diagnostic
 from ..run.driver import DriverError, backend
 from .app import (
+    Colour,
+    ColourOption,
     LogPaths,
     SchedulerOption,
     VariantOption,
@@ -127,6 +129,7 @@ def ingest(
                           "core); the dataset holds the same rows.")
     ] = 1,
     scheduler: SchedulerOption = None,
+    color: ColourOption = Colour.AUTO,
 ) -> None:
     """Replay the logs and write Parquet datasets partitioned by player.
 
@@ -143,6 +146,7 @@ def ingest(
     from ..data.datasets import DatasetError, sigterm_as_interrupt
     from ..data.datasets import ingest as write_datasets
 
+    err.no_color = color is Colour.NEVER or bool(os.environ.get("NO_COLOR"))  # the summary
     variants = _variants(variant)
     files = _log_files(paths, quiet)
     unusable = not_a_folder(out)
