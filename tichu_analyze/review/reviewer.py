@@ -79,6 +79,8 @@ class Reviewer(Visitor):
         if sure is None:
             return
         played = step.combo if isinstance(step.event, Play) else None
+        if played is None and before.takes(seat):
+            return  # bsw (9.4): the winner's pass that takes its trick; it leads next
         if is_sure_after(before, seat, played, after):
             return
         what = ("passing" if played is None else f"playing {format_cards(played.cards)}")
